@@ -1,0 +1,60 @@
+// Prints how fast the core estimates: the whole catalog for several scenarios,
+// and single estimates per second on one core. Goals (issue #2): < 1 ms of
+// compute for the whole catalog, > 1M single estimates/s/core.
+#include "core/catalog.h"
+#include "core/estimate.h"
+#include "core/scenario.h"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+gp::Scenario make(const char* name, const std::string& json)
+{
+    gp::Scenario s = gp::parseScenario(json).scenario;
+    s.name = name;
+    return s;
+}
+
+template <class F>
+double secondsPer(F&& f, int iters)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i)
+        f();
+    const auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(t1 - t0).count() / iters;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int iters = argc > 1 ? std::stoi(argv[1]) : 2000;
+    const gp::Catalog& cat = gp::Catalog::builtin();
+    const std::vector<gp::Scenario> scenarios = {
+        make("llama-3.1-8b lora", R"({"format":"gpuplanner-scenario","version":1,"model":{"preset":"llama-3.1-8b"},
+            "workload":{"mode":"training","training":{"method":"lora","precision":"bf16","micro_batch":4,"seq_len":2048,
+            "activation_checkpointing":"full","dataset_tokens":1e8}}})"),
+        make("llama-3.1-70b serve", R"({"format":"gpuplanner-scenario","version":1,"model":{"preset":"llama-3.1-70b"},
+            "workload":{"mode":"inference","inference":{"precision":"fp8","batch":32,"prompt_tokens":2048,"output_tokens":512}}})"),
+        make("resnet50 train", R"({"format":"gpuplanner-scenario","version":1,"model":{"preset":"resnet50"},
+            "workload":{"mode":"training","training":{"micro_batch":256,"optimizer":"sgd_momentum","dataset_samples":1.28e6}}})"),
+    };
+    std::printf("catalog: %zu accelerators, %d iterations\n", cat.gpus().size(), iters);
+    std::size_t sink = 0;
+    for (const auto& s : scenarios) {
+        const double t = secondsPer([&] { sink += gp::estimate(s, cat).results.size(); }, iters);
+        std::printf("  whole catalog, %-22s %8.1f us   (%.0f estimates/s)\n", s.name.c_str(), t * 1e6,
+                    cat.gpus().size() / t);
+    }
+    const gp::Gpu& h100 = *cat.find("nvidia-h100-sxm");
+    for (const auto& s : scenarios) {
+        const double t = secondsPer([&] { sink += gp::estimateOn(s, h100).terms.size(); }, iters * 20);
+        std::printf("  single estimate, %-20s %8.2f us   (%.0f estimates/s/core)\n", s.name.c_str(), t * 1e6, 1 / t);
+    }
+    return sink == 0 ? 1 : 0;
+}

@@ -1,0 +1,409 @@
+#include "cli.h"
+
+#include "catalog.h"
+#include "errors.h"
+#include "estimate.h"
+#include "scenario.h"
+#include "validate.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#ifndef GP_VERSION
+#define GP_VERSION "0.0.0"
+#endif
+
+namespace gp::cli {
+
+namespace {
+
+constexpr std::size_t kMaxInputBytes = 16u << 20;
+
+const char* kUsage =
+    "Usage: gpuplanner-cli COMMAND [ARGS]\n"
+    "\n"
+    "Which GPU to rent or buy, and how many, for training and inference.\n"
+    "\n"
+    "Commands:\n"
+    "  estimate FILE [--gpu ID]... [--format json|table|csv] [--explain]\n"
+    "                       estimate a scenario (.gpuplan.json) on each GPU\n"
+    "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
+    "  presets [--format json|table]  the built-in model presets\n"
+    "  validate DIR [--format table|json] [--check]\n"
+    "                       predicted vs measured for every measured record in DIR\n"
+    "                       (--check: exit 1 when a metric is over its bound)\n"
+    "  report FILE -o OUT.pdf         the PDF comparison report, headless\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit codes: 0 ok, 1 failure (e.g. cannot write), 2 bad input or usage.\n"
+    "User catalog overlay: $GPUPLANNER_CATALOG_OVERLAY or ~/.config/gpuplanner/catalog-overlay.json\n";
+
+struct Usage : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Args {
+    std::vector<std::string> positional;
+    std::vector<std::string> gpus;
+    std::string format;
+    std::string output;
+    bool explain = false;
+    bool check = false;
+};
+
+Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std::vector<std::string>& formats)
+{
+    Args a;
+    for (std::size_t i = from; i < args.size(); ++i) {
+        const std::string& s = args[i];
+        auto value = [&](const char* flag) {
+            if (i + 1 >= args.size())
+                throw Usage(std::string(flag) + " needs a value");
+            return args[++i];
+        };
+        if (s == "--gpu") {
+            a.gpus.push_back(value("--gpu"));
+        } else if (s.rfind("--gpu=", 0) == 0) {
+            a.gpus.push_back(s.substr(6));
+        } else if (s == "--format") {
+            a.format = value("--format");
+        } else if (s.rfind("--format=", 0) == 0) {
+            a.format = s.substr(9);
+        } else if (s == "-o" || s == "--output") {
+            a.output = value("-o");
+        } else if (s == "--explain") {
+            a.explain = true;
+        } else if (s == "--check") {
+            a.check = true;
+        } else if (s.size() > 1 && s[0] == '-') {
+            throw Usage("unknown option " + s);
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    if (!a.format.empty() && std::find(formats.begin(), formats.end(), a.format) == formats.end()) {
+        std::string list;
+        for (const auto& f : formats)
+            list += (list.empty() ? "" : "|") + f;
+        throw Usage("--format must be " + list + ", got \"" + a.format + "\"");
+    }
+    return a;
+}
+
+void printProblems(std::ostream& err, const InputError& e, const std::string& file)
+{
+    for (const auto& p : e.problems())
+        err << (file.empty() ? "" : file + ": ") << p.text() << "\n";
+}
+
+std::string termsJson(const Estimate& est)
+{
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(estimateToJson(est));
+    for (std::size_t i = 0; i < est.results.size(); ++i) {
+        auto terms = nlohmann::ordered_json::array();
+        for (const auto& t : est.results[i].terms)
+            terms.push_back({{"key", t.key}, {"label", t.label}, {"value", t.value}, {"unit", t.unit},
+                             {"formula", t.formula}});
+        doc["results"][i]["terms"] = terms;
+    }
+    return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string gpusTable(const Catalog& cat)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-30s %-22s %7s %8s %8s %8s %6s %8s %9s %-16s\n", "id", "tier", "mem GB", "BW GB/s",
+                  "BF16 TF", "FP8 TF", "TDP W", "$/h", "buy $", "prices seen");
+    out << line;
+    for (const auto& g : cat.gpus()) {
+        auto n = [](double v, const char* f) {
+            char b[32];
+            if (v <= 0)
+                return std::string("-");
+            std::snprintf(b, sizeof b, f, v);
+            return std::string(b);
+        };
+        std::snprintf(line, sizeof line, "%-30s %-22s %7s %8s %8s %8s %6s %8s %9s %-16s%s\n", g.id.c_str(),
+                      std::string(tierName(g.tier)).c_str(), n(g.memoryGb, "%.0f").c_str(),
+                      n(g.bandwidthGbps, "%.0f").c_str(), n(g.bf16Tflops, "%.1f").c_str(),
+                      n(g.fp8Tflops, "%.1f").c_str(), n(g.tdpW, "%.0f").c_str(),
+                      n(g.pricePerHour.typical, "%.2f").c_str(), n(g.purchaseUsd, "%.0f").c_str(),
+                      g.pricePerHour.seen.c_str(), g.userDefined ? "  (user)" : "");
+        out << line;
+    }
+    return out.str();
+}
+
+std::string gpusJson(const Catalog& cat)
+{
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (const auto& g : cat.gpus()) {
+        nlohmann::ordered_json j;
+        j["id"] = g.id;
+        j["vendor"] = g.vendor;
+        j["name"] = g.name;
+        j["tier"] = tierName(g.tier);
+        j["architecture"] = g.architecture;
+        j["memory_gb"] = g.memoryGb;
+        j["memory_bandwidth_gbps"] = g.bandwidthGbps;
+        auto peak = [](double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+        j["fp32_tflops"] = peak(g.fp32Tflops);
+        j["tf32_tflops"] = peak(g.tf32Tflops);
+        j["fp16_tflops"] = peak(g.fp16Tflops);
+        j["bf16_tflops"] = peak(g.bf16Tflops);
+        j["fp8_tflops"] = peak(g.fp8Tflops);
+        j["int8_tops"] = peak(g.int8Tops);
+        j["fp4_tflops"] = peak(g.fp4Tflops);
+        j["tdp_w"] = g.tdpW;
+        j["interconnect"] = g.interconnect;
+        j["interconnect_gbps"] = peak(g.interconnectGbps);
+        j["price_hour_usd"] = {{"low", peak(g.pricePerHour.low)},
+                               {"typical", peak(g.pricePerHour.typical)},
+                               {"high", peak(g.pricePerHour.high)},
+                               {"spot", g.pricePerHour.spot ? nlohmann::ordered_json(*g.pricePerHour.spot)
+                                                            : nlohmann::ordered_json(nullptr)},
+                               {"providers", g.pricePerHour.providers},
+                               {"seen", g.pricePerHour.seen}};
+        j["purchase_usd"] = peak(g.purchaseUsd);
+        j["sources"] = g.sources;
+        j["user_defined"] = g.userDefined;
+        arr.push_back(j);
+    }
+    return arr.dump(2) + "\n";
+}
+
+std::string presetsTable()
+{
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-18s %-26s %-8s %10s %10s %6s %7s %6s %6s %8s\n", "id", "name", "family",
+                  "params", "active", "layers", "hidden", "heads", "kv", "vocab");
+    out << line;
+    for (const auto& m : modelPresets()) {
+        const char* fam = m.family == ModelFamily::Decoder ? "decoder" : m.family == ModelFamily::Encoder ? "encoder" : "vision";
+        const double total = m.isLanguageModel() ? m.totalParams() : m.vision.params;
+        const double active = m.isLanguageModel() ? m.activeParams() : m.vision.params;
+        std::snprintf(line, sizeof line, "%-18s %-26s %-8s %9.3gB %9.3gB %6d %7d %6d %6d %8lld\n", m.id.c_str(),
+                      m.name.substr(0, 26).c_str(), fam, total / 1e9, active / 1e9, m.layers, m.hidden, m.heads,
+                      m.kvHeads, static_cast<long long>(m.vocab));
+        out << line;
+    }
+    return out.str();
+}
+
+std::string presetsJson()
+{
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (const auto& m : modelPresets()) {
+        nlohmann::ordered_json j;
+        j["id"] = m.id;
+        j["name"] = m.name;
+        j["family"] = m.family == ModelFamily::Decoder ? "decoder" : m.family == ModelFamily::Encoder ? "encoder" : "vision";
+        j["params"] = m.isLanguageModel() ? m.totalParams() : m.vision.params;
+        j["active_params"] = m.isLanguageModel() ? m.activeParams() : m.vision.params;
+        if (m.isLanguageModel()) {
+            j["layers"] = m.layers;
+            j["hidden"] = m.hidden;
+            j["heads"] = m.heads;
+            j["kv_heads"] = m.kvHeads;
+            j["head_dim"] = m.headDim;
+            j["ffn_hidden"] = m.ffnHidden;
+            j["vocab"] = m.vocab;
+            if (m.moe.enabled())
+                j["moe"] = {{"experts", m.moe.experts}, {"active", m.moe.active}, {"shared", m.moe.shared}};
+        } else {
+            j["gflops_per_image"] = m.vision.gflopsPerImage;
+            j["image_size"] = m.vision.nativeImageSize;
+        }
+        arr.push_back(j);
+    }
+    return arr.dump(2) + "\n";
+}
+
+int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.size() != 1)
+        throw Usage("estimate needs exactly one scenario FILE");
+    const std::string& file = a.positional[0];
+    std::vector<std::string> catalogWarnings;
+    const Catalog catalog = loadCatalog(catalogWarnings);
+    for (const auto& w : catalogWarnings)
+        err << "warning: " << w << "\n";
+    try {
+        ParsedScenario parsed = parseScenario(readFile(file, kMaxInputBytes));
+        for (const auto& w : parsed.warnings)
+            err << file << ": warning: " << w.text() << "\n";
+        if (!a.gpus.empty())
+            parsed.scenario.hardware.gpus = a.gpus;
+        const Estimate est = estimate(parsed.scenario, catalog);
+        std::string text;
+        if (a.format == "table")
+            text = estimateToTable(est);
+        else if (a.format == "csv")
+            text = estimateToCsv(est);
+        else
+            text = a.explain ? termsJson(est) : estimateToJson(est);
+        out << text;
+        return 0;
+    } catch (const InputError& e) {
+        printProblems(err, e, file);
+        return 2;
+    }
+}
+
+} // namespace
+
+std::string readFile(const std::string& path, std::size_t maxBytes)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        throw InputError(path, "no such file");
+    if (fs::is_directory(status))
+        throw InputError(path, "is a directory, expected a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "cannot be opened for reading");
+    std::string data;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        data.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (data.size() > maxBytes)
+            throw InputError(path, "larger than " + std::to_string(maxBytes >> 20) + " MiB; refused");
+    }
+    return data;
+}
+
+std::string userOverlayPath()
+{
+    if (const char* env = std::getenv("GPUPLANNER_CATALOG_OVERLAY"); env && *env)
+        return env;
+    std::string base;
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        base = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        base = std::string(home) + "/.config";
+    else
+        return std::string();
+    return base + "/gpuplanner/catalog-overlay.json";
+}
+
+Catalog loadCatalog(std::vector<std::string>& warnings)
+{
+    Catalog cat = Catalog::builtin();
+    const std::string path = userOverlayPath();
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::exists(path, ec))
+        return cat;
+    try {
+        cat.applyOverlayText(readFile(path, kMaxInputBytes), path);
+    } catch (const InputError& e) {
+        warnings.push_back("user catalog overlay ignored: " + std::string(e.what()));
+    }
+    return cat;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const Hooks& hooks)
+{
+    if (args.empty()) {
+        err << kUsage;
+        return 2;
+    }
+    const std::string& cmd = args[0];
+    try {
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            out << kUsage;
+            return 0;
+        }
+        if (cmd == "--version" || cmd == "-V") {
+            out << "gpuplanner-cli " << GP_VERSION << "\n";
+            return 0;
+        }
+        if (cmd == "estimate")
+            return cmdEstimate(parseArgs(args, 1, {"json", "table", "csv"}), out, err);
+        if (cmd == "gpus") {
+            const Args a = parseArgs(args, 1, {"json", "table"});
+            if (!a.positional.empty())
+                throw Usage("gpus takes no arguments");
+            std::vector<std::string> warnings;
+            const Catalog cat = loadCatalog(warnings);
+            for (const auto& w : warnings)
+                err << "warning: " << w << "\n";
+            out << (a.format == "json" ? gpusJson(cat) : gpusTable(cat));
+            return 0;
+        }
+        if (cmd == "presets") {
+            const Args a = parseArgs(args, 1, {"json", "table"});
+            if (!a.positional.empty())
+                throw Usage("presets takes no arguments");
+            out << (a.format == "json" ? presetsJson() : presetsTable());
+            return 0;
+        }
+        if (cmd == "validate") {
+            const Args a = parseArgs(args, 1, {"json", "table"});
+            if (a.positional.size() != 1)
+                throw Usage("validate needs exactly one DIR");
+            std::vector<std::string> warnings;
+            const Catalog cat = loadCatalog(warnings);
+            try {
+                const ValidationReport rep = validateDirectory(a.positional[0], cat);
+                if (rep.rows.empty()) {
+                    err << a.positional[0] << ": no measured records found\n";
+                    return 2;
+                }
+                out << (a.format == "json" ? validationToJson(rep) : validationToTable(rep));
+                return a.check && !rep.withinBounds() ? 1 : 0;
+            } catch (const InputError& e) {
+                printProblems(err, e, "");
+                return 2;
+            }
+        }
+        if (cmd == "report") {
+            const Args a = parseArgs(args, 1, {});
+            if (a.positional.size() != 1 || a.output.empty())
+                throw Usage("report needs a scenario FILE and -o OUT.pdf");
+            if (!hooks.report) {
+                err << "report: this build has no PDF support (built without the Qt UI)\n";
+                return 1;
+            }
+            std::vector<std::string> warnings;
+            const Catalog cat = loadCatalog(warnings);
+            try {
+                ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
+                for (const auto& w : parsed.warnings)
+                    err << a.positional[0] << ": warning: " << w.text() << "\n";
+                if (!a.gpus.empty())
+                    parsed.scenario.hardware.gpus = a.gpus;
+                const std::string problem = hooks.report(parsed.scenario, cat, a.output);
+                if (!problem.empty()) {
+                    err << a.output << ": " << problem << "\n";
+                    return 1;
+                }
+                return 0;
+            } catch (const InputError& e) {
+                printProblems(err, e, a.positional[0]);
+                return 2;
+            }
+        }
+        throw Usage("unknown command \"" + cmd + "\" (try --help)");
+    } catch (const Usage& u) {
+        err << "gpuplanner-cli: " << u.what() << "\n";
+        return 2;
+    } catch (const InputError& e) {
+        printProblems(err, e, "");
+        return 2;
+    } catch (const std::exception& e) {
+        err << "gpuplanner-cli: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace gp::cli

@@ -1,0 +1,364 @@
+#include "estimate.h"
+
+#include "catalog.h"
+#include "sizing.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp {
+
+namespace detail {
+
+namespace {
+
+DType trainCompute(TrainPrecision p)
+{
+    switch (p) {
+    case TrainPrecision::FP32: return DType::FP32;
+    case TrainPrecision::TF32: return DType::TF32;
+    case TrainPrecision::AmpBF16:
+    case TrainPrecision::BF16: return DType::BF16;
+    case TrainPrecision::AmpFP16: return DType::FP16;
+    case TrainPrecision::FP8: return DType::FP8;
+    }
+    return DType::BF16;
+}
+
+} // namespace
+
+Plan makePlan(const Scenario& s, const Gpu& gpu)
+{
+    Plan p;
+    p.s = &s;
+    p.gpu = &gpu;
+    p.m = &s.model;
+    p.training = s.mode == Mode::Training;
+    p.optimized = s.runtime == Runtime::Optimized;
+    p.count = s.hardware.count;
+    p.tp = s.hardware.tp;
+    p.pp = s.hardware.pp;
+    p.dp = std::max(1, p.count / std::max(1, p.tp * p.pp));
+    p.zero = s.hardware.zero;
+
+    if (p.training) {
+        TrainPrecision prec = s.training.precision;
+        // Capability fallbacks, each reported.
+        if (prec == TrainPrecision::FP8 && !gpu.supports(DType::FP8)) {
+            p.notes.push_back(gpu.name + " has no FP8 tensor cores (Hopper/Ada or newer needed): estimated with amp_bf16.");
+            prec = TrainPrecision::AmpBF16;
+        }
+        if ((prec == TrainPrecision::AmpBF16 || prec == TrainPrecision::BF16) && !gpu.supports(DType::BF16)) {
+            p.notes.push_back(gpu.name + " has no BF16: estimated with " +
+                              std::string(prec == TrainPrecision::BF16 ? "pure fp16" : "amp_fp16 (loss scaling)") + ".");
+            prec = prec == TrainPrecision::BF16 ? TrainPrecision::AmpFP16 : TrainPrecision::AmpFP16;
+        }
+        if (prec == TrainPrecision::TF32 && !gpu.supports(DType::TF32)) {
+            p.notes.push_back(gpu.name + " has no TF32: estimated with fp32.");
+            prec = TrainPrecision::FP32;
+        }
+        if (prec == TrainPrecision::AmpFP16 && !gpu.supports(DType::FP16)) {
+            p.notes.push_back(gpu.name + " has no FP16 matmul rate listed: estimated with fp32.");
+            prec = TrainPrecision::FP32;
+        }
+        p.precision = prec;
+        p.compute = trainCompute(prec);
+        switch (prec) {
+        case TrainPrecision::FP32:
+        case TrainPrecision::TF32:
+            p.weightBytes = p.gradBytes = p.stateBytes = 4;
+            p.actBytes = p.residualBytes = 4;
+            p.autocast = false;
+            break;
+        case TrainPrecision::BF16:
+            p.weightBytes = p.gradBytes = p.stateBytes = 2;
+            p.actBytes = p.residualBytes = 2;
+            p.autocast = false;
+            break;
+        case TrainPrecision::AmpBF16:
+        case TrainPrecision::AmpFP16:
+        case TrainPrecision::FP8:
+            p.weightBytes = p.gradBytes = p.stateBytes = 4;
+            p.actBytes = 2;
+            p.residualBytes = 4;
+            p.autocast = true;
+            break;
+        }
+        if (s.training.method != TrainMethod::Full) {
+            // Frozen base in 16-bit, adapters in fp32 (peft's default): no autocast
+            // weight copies of the base.
+            p.autocast = p.autocast && s.training.precision != TrainPrecision::BF16;
+        }
+        if (s.training.method == TrainMethod::Full && s.training.precision == TrainPrecision::AmpFP16 &&
+            !gpu.supports(DType::FP16))
+            p.notes.push_back("fp16 unavailable");
+    } else {
+        InferPrecision prec = s.inference.precision;
+        p.inferPrecision = prec;
+        p.actBytes = 2;
+        switch (prec) {
+        case InferPrecision::FP32:
+            p.compute = DType::FP32;
+            p.actBytes = 4;
+            break;
+        case InferPrecision::FP16: p.compute = DType::FP16; break;
+        case InferPrecision::BF16:
+            p.compute = DType::BF16;
+            if (!gpu.supports(DType::BF16)) {
+                p.notes.push_back(gpu.name + " has no BF16: estimated with fp16.");
+                p.compute = DType::FP16;
+            }
+            break;
+        case InferPrecision::FP8:
+            if (gpu.supports(DType::FP8)) {
+                p.compute = DType::FP8;
+            } else {
+                p.compute = gpu.supports(DType::BF16) ? DType::BF16 : DType::FP16;
+                p.notes.push_back(gpu.name + " has no FP8 tensor cores: FP8 weights are dequantized to 16-bit in the "
+                                             "matmul (weight-only, e.g. Marlin); compute runs at the 16-bit rate.");
+            }
+            break;
+        case InferPrecision::INT8:
+        case InferPrecision::INT4:
+            // Weight-only quantization (GPTQ/AWQ/bitsandbytes class): 16-bit compute.
+            p.compute = gpu.supports(DType::BF16) ? DType::BF16 : DType::FP16;
+            break;
+        }
+        InferPrecision kv = s.inference.kvPrecision.value_or(prec == InferPrecision::INT4 ? InferPrecision::FP16 : prec);
+        switch (kv) {
+        case InferPrecision::FP32: p.kvBytes = 4; break;
+        case InferPrecision::FP16:
+        case InferPrecision::BF16: p.kvBytes = 2; break;
+        case InferPrecision::FP8:
+        case InferPrecision::INT8: p.kvBytes = 1; break;
+        case InferPrecision::INT4: p.kvBytes = 0.5; break;
+        }
+        if (!p.optimized && s.model.isLanguageModel())
+            p.notes.push_back("Eager generate() (HF transformers) is bound by the host, not the GPU: measured ~80 ms per "
+                              "output token on an H100 for both a 1.1B and an 8B model. Serve with an optimized engine "
+                              "(vLLM, TensorRT-LLM, SGLang) to get the GPU's speed.");
+    }
+    if (gpu.isTpu())
+        p.notes.push_back("TPU: estimated with the same roofline model (JAX/XLA, no CUDA context); calibration runs were "
+                          "on NVIDIA GPUs, so the uncertainty is larger.");
+    else if (gpu.vendor == "AMD")
+        p.notes.push_back("AMD Instinct: ROCm kernels reach a lower share of peak than CUDA on many shapes; uncertainty "
+                          "is larger than for NVIDIA parts.");
+    else if (gpu.vendor == "Intel")
+        p.notes.push_back("Intel Gaudi: SynapseAI graph mode; uncertainty is larger than for NVIDIA parts.");
+    return p;
+}
+
+Uncertainty uncertaintyFor(const Plan& p)
+{
+    // 1-sigma relative errors: the calibration residuals (mean absolute % error on
+    // measured-h100.json, x 1.25 to turn a mean absolute deviation into a
+    // standard deviation), widened for what the calibration did not cover.
+    double mem = 0.06;
+    double thr = p.training ? 0.10 : 0.08;
+    if (!p.m->isLanguageModel())
+        thr = 0.12;
+    auto widen = [](double base, double extra) { return std::sqrt(base * base + extra * extra); };
+    const Gpu& g = *p.gpu;
+    const bool hopper = g.architecture.find("Hopper") != std::string::npos;
+    if (!hopper) {
+        const bool nvidia = g.vendor == "NVIDIA";
+        thr = widen(thr, nvidia ? 0.12 : 0.30);
+        mem = widen(mem, nvidia ? 0.03 : 0.08);
+    }
+    if (p.m->approximate) {
+        thr = widen(thr, 0.10);
+        mem = widen(mem, 0.10);
+    }
+    if (p.count > 1) {
+        thr = widen(thr, 0.15);
+        mem = widen(mem, 0.05);
+    }
+    if (p.training && p.s->training.method == TrainMethod::Qlora)
+        thr = widen(thr, 0.15);
+    if (p.m->moe.enabled()) {
+        thr = widen(thr, 0.15);
+        mem = widen(mem, 0.05);
+    }
+    if (p.optimized && p.training)
+        thr = widen(thr, 0.10);
+    return {mem, thr};
+}
+
+} // namespace detail
+
+namespace {
+
+/// Usable device memory. Marketed sizes of HBM/GDDR parts are binary (an "80 GB"
+/// H100 shows 81559 MiB in nvidia-smi, 99.6% of 80 GiB).
+double capacityBytes(const Gpu& g) { return g.memoryGb * units::kGiB * 0.9956; }
+
+struct Price {
+    double perGpuHour = 0;
+    std::string note;
+};
+
+Price pricePerGpuHour(const Scenario& s, const Gpu& g)
+{
+    const auto& pr = g.pricePerHour;
+    Price out;
+    switch (s.pricing.model) {
+    case PricingModel::OnDemand:
+        out.perGpuHour = pr.typical;
+        break;
+    case PricingModel::Spot:
+        if (pr.spot) {
+            out.perGpuHour = *pr.spot;
+        } else {
+            out.perGpuHour = pr.typical;
+            if (pr.typical > 0)
+                out.note = "No spot price listed for " + g.name + ": on-demand price used.";
+        }
+        break;
+    case PricingModel::Reserved:
+        // 1-3 year commitments list 35-45% below on-demand at the large providers.
+        out.perGpuHour = pr.typical * 0.6;
+        if (pr.typical > 0)
+            out.note = "Reserved = 60% of the typical on-demand price (1-3 year commitment).";
+        break;
+    case PricingModel::Purchase:
+        if (g.purchaseUsd > 0) {
+            const double hours = s.pricing.amortizationYears * 8760 * s.pricing.utilization;
+            const double energy = g.tdpW / 1000 * s.pricing.pue * s.pricing.electricityUsdPerKwh;
+            out.perGpuHour = g.purchaseUsd / hours + energy;
+        } else {
+            out.note = "No purchase price listed for " + g.name + ".";
+        }
+        return out;
+    }
+    if (out.perGpuHour <= 0)
+        out.note = "No rental price listed for " + g.name + ".";
+    return out;
+}
+
+} // namespace
+
+GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
+{
+    detail::Plan plan = detail::makePlan(s, gpu);
+    GpuEstimate e;
+    e.gpuId = gpu.id;
+    e.gpuName = gpu.name;
+    e.count = plan.count;
+    e.capacityBytes = capacityBytes(gpu);
+    e.approximate = s.model.approximate;
+    e.computePrecision = std::string(dtypeName(plan.compute));
+
+    e.memory = plan.training ? detail::trainingMemory(plan) : detail::inferenceMemory(plan);
+    e.fits = e.memory.total() <= e.capacityBytes;
+    plan.term("memory.total", "Total at the peak", units::bytesToGiB(e.memory.total()), "GiB",
+              "weights + gradients + optimizer + activations + KV cache + overhead; capacity " +
+                  detail::fmtGiB(e.capacityBytes));
+    if (!e.fits)
+        e.targetMisses.push_back("needs " + detail::fmtGiB(e.memory.total()) + " per GPU, has " +
+                                 detail::fmtGiB(e.capacityBytes));
+
+    const Price price = pricePerGpuHour(s, gpu);
+    if (!price.note.empty())
+        plan.notes.push_back(price.note);
+    e.usdPerHour = price.perGpuHour * plan.count;
+    // Rent: idle paid hours count against the job (divide by utilization);
+    // purchase already spreads the capital over the used hours.
+    const double effectiveUsdPerHour =
+        s.pricing.model == PricingModel::Purchase ? e.usdPerHour : e.usdPerHour / s.pricing.utilization;
+
+    if (plan.training) {
+        TrainingResult r = detail::trainingPerformance(plan);
+        const auto& t = s.training;
+        double work = 0;
+        double rate = 0;
+        if (t.datasetTokens && s.model.isLanguageModel()) {
+            work = *t.datasetTokens * t.epochs;
+            rate = r.tokensPerS;
+        } else if (t.datasetSamples) {
+            work = *t.datasetSamples * t.epochs;
+            rate = r.samplesPerS;
+        } else if (t.datasetTokens && !s.model.isLanguageModel()) {
+            plan.notes.push_back("dataset_tokens does not apply to a vision model: give dataset_samples.");
+        }
+        if (work > 0 && rate > 0) {
+            r.hours = work / rate / 3600;
+            if (effectiveUsdPerHour > 0)
+                r.costUsd = *r.hours * effectiveUsdPerHour;
+            plan.term("cost.hours", "Time to train", *r.hours, "h",
+                      detail::fmt(work) + (s.model.isLanguageModel() ? " tokens" : " samples") + " / " +
+                          detail::fmt(rate) + " per s / 3600");
+            if (r.costUsd)
+                plan.term("cost.total", "Cost to train", *r.costUsd, "USD",
+                          detail::fmt(*r.hours) + " h x $" + detail::fmt(e.usdPerHour) + "/h" +
+                              (s.pricing.model == PricingModel::Purchase
+                                   ? std::string(" (owned: amortization + energy)")
+                                   : " / utilization " + detail::fmt(s.pricing.utilization)));
+        }
+        if (t.targets.deadlineHours && r.hours && *r.hours > *t.targets.deadlineHours)
+            e.targetMisses.push_back("takes " + detail::fmt(*r.hours) + " h, deadline " +
+                                     detail::fmt(*t.targets.deadlineHours) + " h");
+        if (t.targets.budgetUsd && r.costUsd && *r.costUsd > *t.targets.budgetUsd)
+            e.targetMisses.push_back("costs $" + detail::fmt(*r.costUsd) + ", budget $" +
+                                     detail::fmt(*t.targets.budgetUsd));
+        plan.term("perf.step", "Step time", r.stepMs, "ms", "per optimizer step (micro_batch x grad_accum per GPU)");
+        e.training = r;
+    } else {
+        InferenceResult r = detail::inferencePerformance(plan);
+        const auto& tg = s.inference.targets;
+        if (r.tokensPerS && *r.tokensPerS > 0 && effectiveUsdPerHour > 0) {
+            r.usdPerMillionTokens = effectiveUsdPerHour / (*r.tokensPerS * 3600) * 1e6;
+            plan.term("cost.per_million", "Cost per million output tokens", *r.usdPerMillionTokens, "USD",
+                      "$" + detail::fmt(effectiveUsdPerHour) + "/h / (" + detail::fmt(*r.tokensPerS) +
+                          " tokens/s x 3600) x 1e6");
+        }
+        if (tg.ttftMs && r.ttftMs && *r.ttftMs > *tg.ttftMs)
+            e.targetMisses.push_back("TTFT " + detail::fmt(*r.ttftMs) + " ms > target " + detail::fmt(*tg.ttftMs) + " ms");
+        if (tg.tpotMs && r.tpotMs && *r.tpotMs > *tg.tpotMs)
+            e.targetMisses.push_back("TPOT " + detail::fmt(*r.tpotMs) + " ms > target " + detail::fmt(*tg.tpotMs) + " ms");
+        if (tg.requestsPerS) {
+            double served = 0;
+            if (r.tokensPerS)
+                served = *r.tokensPerS / s.inference.outputTokens;
+            else if (r.samplesPerS)
+                served = *r.samplesPerS;
+            if (served < *tg.requestsPerS)
+                e.targetMisses.push_back("serves " + detail::fmt(served) + " requests/s < target " +
+                                         detail::fmt(*tg.requestsPerS) + " (needs about " +
+                                         detail::fmt(std::ceil(*tg.requestsPerS / std::max(served, 1e-9)), 4) +
+                                         " replicas)");
+        }
+        e.inference = r;
+    }
+    e.meetsTargets = e.targetMisses.empty();
+    e.uncertainty = detail::uncertaintyFor(plan);
+    e.notes = std::move(plan.notes);
+    e.terms = std::move(plan.terms);
+    return e;
+}
+
+Estimate estimate(const Scenario& s, const Catalog& catalog)
+{
+    Estimate out;
+    out.scenario = s.name;
+    if (s.hardware.gpus.empty()) {
+        for (const auto& g : catalog.gpus())
+            out.results.push_back(estimateOn(s, g));
+        return out;
+    }
+    std::vector<Diagnostic> problems;
+    for (std::size_t i = 0; i < s.hardware.gpus.size(); ++i) {
+        const auto& id = s.hardware.gpus[i];
+        if (!catalog.find(id))
+            problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
+                                "unknown GPU id \"" + id + "\" (did you mean \"" + catalog.closestId(id) + "\"?)"});
+    }
+    if (!problems.empty())
+        throw InputError(std::move(problems));
+    for (const auto& id : s.hardware.gpus)
+        out.results.push_back(estimateOn(s, *catalog.find(id)));
+    return out;
+}
+
+} // namespace gp

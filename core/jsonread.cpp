@@ -1,0 +1,168 @@
+#include "jsonread.h"
+
+#include <cstdio>
+
+namespace gp::detail {
+
+std::string describe(const nlohmann::json& v)
+{
+    std::string s;
+    if (v.is_string()) {
+        s = v.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    } else if (v.is_object()) {
+        s = "an object";
+    } else if (v.is_array()) {
+        s = "an array";
+    } else if (v.is_null()) {
+        s = "null";
+    } else {
+        s = v.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    }
+    if (s.size() > 60)
+        s = s.substr(0, 57) + "...";
+    return s;
+}
+
+std::string joinPath(const std::string& parent, std::string_view key)
+{
+    if (parent.empty())
+        return std::string(key);
+    return parent + "." + std::string(key);
+}
+
+void JsonReader::checkKeys(const nlohmann::json& obj, const std::string& path,
+                           std::initializer_list<std::string_view> known)
+{
+    if (!obj.is_object())
+        return;
+    for (const auto& [key, value] : obj.items()) {
+        bool found = false;
+        for (auto k : known)
+            found = found || k == key;
+        if (!found)
+            warn(joinPath(path, key), "unknown key, ignored");
+    }
+}
+
+std::optional<double> JsonReader::number(const nlohmann::json& obj, const std::string& parent, std::string_view key,
+                                         double min, double max, bool minExclusive)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end())
+        return std::nullopt;
+    const auto path = joinPath(parent, key);
+    if (!it->is_number() || it->is_boolean()) {
+        error(path, "must be a number, got " + describe(*it));
+        return std::nullopt;
+    }
+    const double v = it->get<double>();
+    if (!std::isfinite(v)) {
+        error(path, "must be a finite number");
+        return std::nullopt;
+    }
+    char range[160];
+    std::snprintf(range, sizeof range, "must be %s %g and at most %g, got %s",
+                  minExclusive ? "greater than" : "at least", min, max, describe(*it).c_str());
+    if ((minExclusive ? v <= min : v < min) || v > max) {
+        error(path, range);
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<int> JsonReader::integer(const nlohmann::json& obj, const std::string& parent, std::string_view key,
+                                       long long min, long long max)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end())
+        return std::nullopt;
+    const auto path = joinPath(parent, key);
+    const std::string kind = min > 0 ? "a positive integer" : "an integer";
+    if (!it->is_number() || it->is_boolean()) {
+        error(path, "must be " + kind + ", got " + describe(*it));
+        return std::nullopt;
+    }
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || std::floor(v) != v) {
+        error(path, "must be " + kind + ", got " + describe(*it));
+        return std::nullopt;
+    }
+    if (v < static_cast<double>(min) || v > static_cast<double>(max)) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "must be %s between %lld and %lld, got %s", kind.c_str(), min, max,
+                      describe(*it).c_str());
+        error(path, msg);
+        return std::nullopt;
+    }
+    return static_cast<int>(v);
+}
+
+std::optional<bool> JsonReader::boolean(const nlohmann::json& obj, const std::string& parent, std::string_view key)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end())
+        return std::nullopt;
+    if (!it->is_boolean()) {
+        error(joinPath(parent, key), "must be true or false, got " + describe(*it));
+        return std::nullopt;
+    }
+    return it->get<bool>();
+}
+
+std::optional<std::string> JsonReader::string(const nlohmann::json& obj, const std::string& parent,
+                                              std::string_view key)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end())
+        return std::nullopt;
+    if (!it->is_string()) {
+        error(joinPath(parent, key), "must be a string, got " + describe(*it));
+        return std::nullopt;
+    }
+    return it->get<std::string>();
+}
+
+std::optional<std::size_t> JsonReader::choice(const nlohmann::json& obj, const std::string& parent,
+                                              std::string_view key, std::initializer_list<std::string_view> choices)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end())
+        return std::nullopt;
+    std::string list;
+    for (auto c : choices) {
+        if (!list.empty())
+            list += ", ";
+        list += "\"" + std::string(c) + "\"";
+    }
+    if (!it->is_string()) {
+        error(joinPath(parent, key), "must be one of " + list + ", got " + describe(*it));
+        return std::nullopt;
+    }
+    const auto& s = it->get_ref<const std::string&>();
+    std::size_t i = 0;
+    for (auto c : choices) {
+        if (c == s)
+            return i;
+        ++i;
+    }
+    error(joinPath(parent, key), "must be one of " + list + ", got " + describe(*it));
+    return std::nullopt;
+}
+
+const nlohmann::json* JsonReader::object(const nlohmann::json& obj, const std::string& parent, std::string_view key,
+                                         bool required)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end()) {
+        if (required)
+            error(joinPath(parent, key), "missing (required)");
+        return nullptr;
+    }
+    if (!it->is_object()) {
+        error(joinPath(parent, key), "must be an object, got " + describe(*it));
+        return nullptr;
+    }
+    return &*it;
+}
+
+} // namespace gp::detail

@@ -1,0 +1,402 @@
+// Memory model: every term of the per-GPU peak, as nvidia-smi would show it.
+//
+// Training activations are counted bottom-up from the tensors autograd saves in
+// a Hugging Face / PyTorch eager layer (see activationBytesPerTokenLayer), not
+// from the textbook 34·s·b·h: under AMP the residual stream and norms stay fp32
+// and each linear saves its own bf16 cast of its input, which the textbook
+// (pure fp16) formula misses. The result was checked against the H100 runs in
+// tests/data/calibration (TinyLlama: 54.5 bytes/(token·hidden) counted vs
+// ~53 measured per layer).
+#include "sizing.h"
+
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gp::detail {
+
+namespace {
+
+using units::kMiB;
+
+// CUDA context + runtime modules, measured: 618.8 MiB on the calibration H100
+// (driver 580, CUDA 13.0). Older stacks load less; we keep one value and carry
+// the spread in the uncertainty.
+constexpr double kCudaContextBytes = 620 * kMiB;
+constexpr double kRocmContextBytes = 700 * kMiB;
+constexpr double kOtherContextBytes = 512 * kMiB;
+// Framework buffers allocated through the caching allocator outside the model:
+// cuBLAS/cuBLASLt workspaces, autograd and HF bookkeeping. Measured constant of
+// 321 MiB in every eager HF training run (mem_weights minus the weights), 32 MiB
+// when compiled, 35-130 MiB for the inference decoder.
+constexpr double kTrainEagerBuffers = 320 * kMiB;
+constexpr double kTrainOptimizedBuffers = 64 * kMiB;
+constexpr double kInferBuffers = 64 * kMiB;
+// The caching allocator reserves more than it hands out; median reserved /
+// allocated on the calibration runs is 1.05, and full checkpointing (recompute
+// churn) fragments more: 1.17 on the checkpointed TinyLlama run.
+constexpr double kAllocatorSlack = 0.05;
+constexpr double kCheckpointSlack = 0.12;
+
+// Bytes per (token x vocab) of the logits and loss at the start of backward in HF
+// eager: bf16 logits kept in the output (2) + fp32 log-softmax saved (4) + its
+// gradient (4) + the gradient of the logits (4). Fused/chunked cross-entropy
+// (torch.compile, torchtitan, Liger) keeps ~ the bf16 logits and one fp32 grad.
+constexpr double kLogitBytesEager = 14;
+constexpr double kLogitBytesOptimized = 6;
+// Compiled / fused frameworks save fewer elementwise intermediates (Inductor's
+// min-cut recomputes them): fitted on the compiled GPT-2 run.
+constexpr double kOptimizedActivationFactor = 0.45;
+// Selective (op-level) checkpointing keeps the matmul outputs and recomputes the
+// elementwise ops: about half of the saved bytes (Korthikanti et al. 2022, with
+// flash attention already not storing the s^2 scores).
+constexpr double kSelectiveFactor = 0.5;
+
+double contextBytes(const Gpu& g)
+{
+    if (g.vendor == "NVIDIA")
+        return kCudaContextBytes;
+    if (g.vendor == "AMD")
+        return kRocmContextBytes;
+    return kOtherContextBytes;
+}
+
+bool isLoraLike(const Plan& p)
+{
+    return p.s->training.method != TrainMethod::Full;
+}
+
+bool targeted(const Plan& p, const std::string& module)
+{
+    const auto& t = p.s->training.loraTargets;
+    return std::find(t.begin(), t.end(), module) != t.end();
+}
+
+} // namespace
+
+double activationBytesPerTokenLayer(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    const double h = m.hidden;
+    const double hq = double(m.heads) * m.headDim;
+    const double hkv = m.mlaKvLoraRank > 0 ? hq : double(m.kvHeads) * m.headDim;
+    double f = double(m.ffnHidden);
+    double ffnCopies = 1; // expert FFNs a token passes through
+    if (m.moe.enabled()) {
+        f = double(m.moe.expertFfnHidden);
+        ffnCopies = m.moe.active + m.moe.shared;
+    }
+    const double a = p.actBytes;
+    const double r = p.residualBytes;
+    const bool amp = p.autocast;
+    const bool lora = isLoraLike(p);
+    const bool swiglu = m.ffn == FfnKind::SwiGLU;
+
+    // Norms: the input (residual) and the normalized output are saved; AMP keeps
+    // both in fp32, pure 16-bit keeps an fp32 copy of the input inside RMSNorm.
+    const double normBytes = amp || a >= 4 ? 2 * r * h : 4 * h + 2 * h;
+    // Linear inputs: each linear under autocast saves its own 16-bit cast; without
+    // autocast the norm output itself is saved once for all consumers. Frozen
+    // (LoRA) linears save nothing; their adapters save an fp32 copy (peft keeps
+    // adapters in fp32 and casts the input).
+    auto linearInputs = [&](std::initializer_list<const char*> modules, double in) {
+        double bytes = 0;
+        bool shared = false;
+        for (const char* mod : modules) {
+            if (lora) {
+                if (targeted(p, mod))
+                    bytes += 4 * in;
+            } else if (amp) {
+                bytes += a * in;
+            } else {
+                shared = true;
+            }
+        }
+        return bytes + (shared ? a * in : 0);
+    };
+
+    double attn = normBytes + linearInputs({"q_proj", "k_proj", "v_proj"}, h);
+    // q, k after RoPE, v, the attention output (saved by SDPA) and its contiguous
+    // copy (the o_proj input).
+    attn += a * (2 * hq + 2 * hkv);
+    // o_proj input (the contiguous attention output, already 16-bit): saved for
+    // its weight grad, or as an fp32 copy by a LoRA adapter on o_proj.
+    attn += lora ? (targeted(p, "o_proj") ? 4 * hq : 0) : a * hq;
+    double mlp = normBytes;
+    if (swiglu) {
+        mlp += linearInputs({"gate_proj", "up_proj"}, h);
+        // gate (saved by SiLU), SiLU output and up (saved by the product),
+        // product (down_proj input, only needed for down_proj's weight grad).
+        mlp += ffnCopies * a * f * 3;
+        mlp += ffnCopies * (lora ? (targeted(p, "down_proj") ? 4 * f : 0) : a * f);
+    } else {
+        mlp += linearInputs({"up_proj"}, h);
+        // fc output; GPT-2's tanh GELU is a Python composition that saves three
+        // more intermediates; BERT's erf GELU is one kernel.
+        const double geluSaved = (m.family == ModelFamily::Decoder) ? 4 : 1;
+        mlp += ffnCopies * a * f * geluSaved;
+        mlp += ffnCopies * (lora ? (targeted(p, "down_proj") ? 4 * f : 0) : a * f);
+    }
+    if (m.biases)
+        mlp += 2 * h; // dropout masks (1 byte each) after attention and MLP
+    if (m.moe.enabled())
+        mlp += ffnCopies * (r + 2 * a) * h; // gathered token copies and cast inputs per routed expert
+    double total = attn + mlp;
+    if (p.optimized)
+        total *= kOptimizedActivationFactor;
+    return total;
+}
+
+namespace {
+
+double logitBytesPerElement(const Plan& p)
+{
+    if (p.optimized)
+        return kLogitBytesOptimized;
+    return p.actBytes >= 4 ? 16 : kLogitBytesEager;
+}
+
+} // namespace
+
+std::string fmt(double v, int precision)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    return buf;
+}
+
+std::string fmtGiB(double bytes)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", units::bytesToGiB(bytes));
+    return buf;
+}
+
+double trainableParams(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    if (!m.isLanguageModel() || p.s->training.method == TrainMethod::Full)
+        return m.isLanguageModel() ? m.totalParams() : m.vision.params;
+    const int r = p.s->training.loraRank;
+    double n = 0;
+    for (const auto& lin : m.layerLinears())
+        if (targeted(p, lin.name))
+            n += double(r) * double(lin.in + lin.out) * (m.moe.enabled() && lin.perLayer > 1 ? m.moe.experts + m.moe.shared : 1);
+    return n * m.layers;
+}
+
+MemoryBreakdown trainingMemory(Plan& p)
+{
+    const Scenario& s = *p.s;
+    const ModelArch& m = *p.m;
+    const auto& t = s.training;
+    MemoryBreakdown mem;
+    const double shard = double(p.tp) * p.pp; // model-parallel split of weights and states
+
+    if (!m.isLanguageModel()) {
+        const double n = m.vision.params;
+        mem.weights = n * p.weightBytes / shard;
+        mem.gradients = n * p.gradBytes / shard;
+        const double states = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::AdamW8bit ? 0.5
+                              : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
+        mem.optimizer = n * states * p.stateBytes / shard;
+        if (p.autocast)
+            mem.weights += n * 2; // 16-bit working copies cached by autocast
+        const double scale = std::pow(double(t.imageSize) / m.vision.nativeImageSize, 2);
+        const double perImage = m.vision.trainActivationBytesPerImage * scale * (p.actBytes / 2);
+        double act = perImage * t.microBatch;
+        if (t.checkpointing == Checkpointing::Full)
+            act *= 0.3;
+        else if (t.checkpointing == Checkpointing::Selective)
+            act *= kSelectiveFactor;
+        mem.activations = act;
+        p.term("memory.activations", "Activations", units::bytesToGiB(act), "GiB",
+               fmt(perImage / 1e6) + " MB per image (calibrated at " + std::to_string(m.vision.nativeImageSize) +
+                   " px, scaled by area) x batch " + std::to_string(t.microBatch));
+    } else {
+        const double n = m.totalParams();
+        const double trainable = trainableParams(p);
+        const bool lora = t.method != TrainMethod::Full;
+        // Weights
+        if (lora) {
+            // Frozen base in bf16 (or 4-bit NF4 for QLoRA: 0.5 byte + ~0.127 bit of
+            // double-quantized absmax per weight, embeddings and head kept in bf16).
+            const double base = t.method == TrainMethod::Qlora
+                                    ? (n - m.embeddingParams() - (m.tiedEmbeddings ? 0 : m.embeddingParams())) * 0.516 +
+                                          (m.tiedEmbeddings ? 1 : 2) * m.embeddingParams() * 2
+                                    : n * (p.weightBytes >= 4 && !p.autocast ? 4 : 2);
+            mem.weights = base / shard + trainable * 4;
+            p.term("memory.weights", "Weights (frozen base + adapters)", units::bytesToGiB(mem.weights), "GiB",
+                   t.method == TrainMethod::Qlora ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings + 4 B x adapters"
+                                                  : "2 B x " + fmt(n / 1e9) + "B base + 4 B x " + fmt(trainable / 1e6) +
+                                                        "M fp32 adapters");
+            if (t.method == TrainMethod::Qlora) {
+                std::int64_t biggest = 0;
+                for (const auto& lin : m.layerLinears())
+                    biggest = std::max(biggest, lin.in * lin.out);
+                mem.activations += double(biggest) * 2; // one dequantized bf16 weight at a time
+            }
+        } else {
+            mem.weights = n * p.weightBytes / (shard * (p.zero >= 3 ? p.dp : 1));
+            std::string f = fmt(p.weightBytes) + " B x " + fmt(n / 1e9) + "B params";
+            if (p.autocast && t.checkpointing == Checkpointing::None) {
+                // autocast's 16-bit copies of every matmul weight stay saved for backward
+                const double copies = m.matmulParamsPerToken() * (p.compute == DType::FP8 ? 1 : 2) / shard;
+                mem.weights += copies;
+                f += " + 16-bit autocast copies of the matmul weights (" + fmtGiB(copies) + ")";
+            }
+            if (shard > 1 || p.zero >= 3)
+                f += ", sharded over tp x pp" + std::string(p.zero >= 3 ? " x dp (ZeRO-3)" : "");
+            p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", f);
+        }
+        // Optimizer states
+        const double stateElems = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
+        double opt = trainable * stateElems * (lora ? 4 : p.stateBytes);
+        if (t.optimizer == Optimizer::AdamW8bit)
+            opt = trainable * 2.0 * 1.016; // two 8-bit moments + block-wise scales (bitsandbytes, block 2048)
+        opt /= lora ? 1 : shard;
+        if (p.zero >= 1)
+            opt /= p.dp;
+        mem.optimizer = opt;
+        p.term("memory.optimizer", "Optimizer states", units::bytesToGiB(opt), "GiB",
+               std::string(toString(t.optimizer)) + ": " +
+                   (t.optimizer == Optimizer::AdamW8bit ? "2 x 1 B" : fmt(stateElems) + " x " + fmt(lora ? 4 : p.stateBytes) + " B") +
+                   " x " + fmt(trainable / 1e6) + "M trainable params" + (p.zero >= 1 ? " / dp (ZeRO-1+)" : ""));
+        // Gradients (full size; see the peak below)
+        double grads = trainable * (lora ? 4 : p.gradBytes) / (lora ? 1 : shard);
+        if (p.zero >= 2)
+            grads /= p.dp;
+
+        // Activations for one micro-batch
+        const double tokens = double(t.microBatch) * t.seqLen;
+        const int layers = (m.layers + p.pp - 1) / p.pp;
+        const double perLayer = activationBytesPerTokenLayer(p) / p.tp;
+        const double layerInput = p.residualBytes * m.hidden / p.tp;
+        double act = 0;
+        std::string f;
+        switch (t.checkpointing) {
+        case Checkpointing::None:
+            act = perLayer * layers * tokens;
+            f = fmt(perLayer / m.hidden, 3) + " B x h x L x tokens = " + fmt(perLayer / m.hidden, 3) + " x " +
+                std::to_string(m.hidden) + " x " + std::to_string(layers) + " x " + fmt(tokens);
+            break;
+        case Checkpointing::Selective:
+            act = kSelectiveFactor * perLayer * layers * tokens;
+            f = "selective: " + fmt(kSelectiveFactor) + " x " + fmt(perLayer / m.hidden, 3) + " B x h x L x tokens";
+            break;
+        case Checkpointing::Full:
+            act = (layerInput * layers + perLayer) * tokens;
+            f = "full: layer inputs " + fmt(p.residualBytes) + " B x h x L x tokens + one layer recomputed (" +
+                fmt(perLayer / m.hidden, 3) + " B x h x tokens)";
+            break;
+        }
+        // Embedding output, final norm and head input outside the layers.
+        act += tokens * m.hidden * (p.residualBytes * 3 + p.actBytes) / p.tp;
+        const double logits = (p.pp > 1 ? 1.0 : 1.0) * tokens * double(m.vocab) * logitBytesPerElement(p) / p.tp;
+        p.term("memory.activations.layers", "Activations saved for backward", units::bytesToGiB(act), "GiB", f);
+        p.term("memory.activations.logits", "Logits and loss buffers", units::bytesToGiB(logits), "GiB",
+               fmt(logitBytesPerElement(p)) + " B x tokens x vocab = " + fmt(logitBytesPerElement(p)) + " x " +
+                   fmt(tokens) + " x " + std::to_string(m.vocab));
+        mem.activations += act + logits;
+
+        // Peak: gradients are allocated as backward frees activations (grads are
+        // set to None between steps), so the peak is the larger of the start of
+        // backward (all activations + logits buffers, head grads) and the end of
+        // backward (all gradients).
+        const double headGrad = lora ? 0 : double(m.vocab) * m.hidden * p.gradBytes / shard;
+        const double atStart = mem.activations + headGrad;
+        const double atEnd = grads + tokens * m.hidden * 4;
+        p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB",
+               fmt(lora ? 4 : p.gradBytes) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
+                   (p.zero >= 2 ? " / dp (ZeRO-2+)" : ""));
+        if (atStart >= atEnd) {
+            mem.gradients = headGrad;
+            p.notes.push_back("Peak at the start of backward: activations (" + fmtGiB(mem.activations) +
+                              ") outweigh the gradients (" + fmtGiB(grads) +
+                              "), which are allocated as activations are freed.");
+        } else {
+            mem.gradients = grads;
+            mem.activations = tokens * m.hidden * 4;
+        }
+    }
+
+    // Runtime overhead
+    const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations;
+    const double buffers = p.optimized ? kTrainOptimizedBuffers : kTrainEagerBuffers;
+    const double slack = kAllocatorSlack * allocated +
+                         (s.training.checkpointing == Checkpointing::Full ? kCheckpointSlack * mem.activations : 0);
+    mem.overhead = contextBytes(*p.gpu) + buffers + slack;
+    p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
+           "CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + framework workspaces " + fmt(buffers / kMiB) +
+               " MiB + allocator cache " + fmt(kAllocatorSlack * 100) + "% of allocated" +
+               (s.training.checkpointing == Checkpointing::Full ? " (+12% of activations: recompute churn)" : ""));
+    return mem;
+}
+
+MemoryBreakdown inferenceMemory(Plan& p)
+{
+    const Scenario& s = *p.s;
+    const ModelArch& m = *p.m;
+    const auto& inf = s.inference;
+    MemoryBreakdown mem;
+    const double shard = double(p.tp) * p.pp;
+    const double wbytes = [&] {
+        switch (p.inferPrecision) {
+        case InferPrecision::FP32: return 4.0;
+        case InferPrecision::FP16:
+        case InferPrecision::BF16: return 2.0;
+        case InferPrecision::FP8: return 1.0;
+        case InferPrecision::INT8: return 1.0 + 2.0 / 128; // per-channel/group fp16 scales
+        case InferPrecision::INT4: return 0.5 + 4.0 / 128; // group 128: fp16 scale + zero
+        }
+        return 2.0;
+    }();
+    if (!m.isLanguageModel()) {
+        mem.weights = m.vision.params * wbytes;
+        const double scale = std::pow(double(inf.imageSize) / m.vision.nativeImageSize, 2);
+        mem.activations = m.vision.inferActivationBytesPerImage * scale * inf.batch * (wbytes >= 4 ? 2 : 1);
+        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
+               fmt(wbytes) + " B x " + fmt(m.vision.params / 1e6) + "M params");
+        p.term("memory.activations", "Activations (transient)", units::bytesToGiB(mem.activations), "GiB",
+               fmt(m.vision.inferActivationBytesPerImage / 1e6) + " MB per image x batch " + std::to_string(inf.batch));
+    } else {
+        const double n = m.totalParams();
+        // Quantized formats keep the embeddings (and an untied head) in 16-bit.
+        const double emb = m.embeddingParams() * (m.tiedEmbeddings ? 1 : 2);
+        const double w = wbytes < 2 ? (n - emb) * wbytes + emb * 2 : n * wbytes;
+        mem.weights = w / shard;
+        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
+               fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
+                   (shard > 1 ? " / (tp x pp)" : ""));
+        const double ctx = double(inf.promptTokens) + inf.outputTokens;
+        const double kv = double(inf.batch) * ctx * m.kvElementsPerToken() * p.kvBytes / shard;
+        mem.kvCache = kv;
+        p.term("memory.kv_cache", "KV cache", units::bytesToGiB(kv), "GiB",
+               "batch x (prompt + output) x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
+                   " B = " + std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " +
+                   fmt(p.kvBytes));
+        // Prefill transient: the MLP's fused gate/up output, its activation and
+        // product, plus the attention projections, for the whole prompt batch
+        // (calibrated: 43 B x h per token on Llama 3 8B).
+        double f = double(m.ffnHidden);
+        if (m.moe.enabled())
+            f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
+        const double tokens = double(inf.batch) * inf.promptTokens;
+        const double perToken = (8.0 * m.hidden + 10.0 * f) * (p.actBytes / 2) / p.tp;
+        const double act = tokens * perToken + double(inf.batch) * m.vocab * 4;
+        mem.activations = act;
+        p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB",
+               "(8 h + 10 ffn) x 2 B x batch x prompt + fp32 logits of the last token");
+    }
+    const double allocated = mem.weights + mem.kvCache + mem.activations;
+    const double slack = kAllocatorSlack * allocated;
+    mem.overhead = contextBytes(*p.gpu) + kInferBuffers + slack;
+    p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
+           "CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + workspaces " + fmt(kInferBuffers / kMiB) +
+               " MiB + allocator cache 5% of allocated");
+    return mem;
+}
+
+} // namespace gp::detail

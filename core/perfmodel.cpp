@@ -1,0 +1,420 @@
+// Performance model: time per phase from the work (FLOPs, bytes, kernels) and
+// what the GPU achieves on it.
+//
+//   time = GEMM FLOPs / (peak(format) x e_gemm(M, N, K))      tensor cores
+//        + attention FLOPs / (peak x e_attn)                   flash / SDPA
+//        + elementwise bytes / (bandwidth x e_bw)              norms, activations, casts, loss
+//        + optimizer bytes / (bandwidth x e_bw)
+//        + kernels x t_kernel(runtime)                         launch / host overhead
+//        + exposed communication                               multi-GPU
+//
+// Decode is a roofline: max(bytes / bandwidth, FLOPs / peak) + a per-layer floor.
+//
+// Efficiencies depend on shapes and the runtime, never on the GPU's name. The
+// constants below were fitted on tests/data/calibration/measured-h100.json
+// (single H100 SXM, PyTorch 2.11) and are re-checked by tst_validation and
+// `gpuplanner-cli validate`.
+#include "sizing.h"
+
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp::detail {
+
+namespace {
+
+// Large-GEMM ceiling as a fraction of the dense datasheet peak: 8192^3 products
+// measured on the H100 (fp32 51.6 / 67, tf32 392.6 / 494.7, fp16 762.8 / 989.4,
+// bf16 792.1 / 989.4, fp8 1436.9 / 1978.9). INT8 is not used for GEMM timing
+// (torch._int_mm reached 6.6%): int8 weight-only kernels run in 16-bit.
+double gemmCeiling(DType t)
+{
+    switch (t) {
+    case DType::FP32: return 0.770;
+    case DType::TF32: return 0.794;
+    case DType::FP16: return 0.771;
+    case DType::BF16: return 0.801;
+    case DType::FP8: return 0.726;
+    default: return 0.70;
+    }
+}
+// Small matrices run below the ceiling: each dimension x contributes x / (x + c)
+// (tile quantization and fixed per-kernel cost), normalized to 8192^3.
+constexpr double kShapeC = 128;
+// Streaming kernels: the 4 GiB device copy reached 3026.7 / 3350 GB/s.
+constexpr double kBandwidthEff = 0.90;
+// Flash attention (SDPA) forward efficiency relative to the format's peak;
+// backward does 2.5x the forward FLOPs at the same rate.
+constexpr double kAttnEff = 0.45;
+// Elementwise traffic per saved activation byte in eager PyTorch (each saved
+// tensor is written and re-read, its gradient written and read, plus unsaved
+// temporaries). Fitted on the 5 eager LLM training runs. Compiled graphs fuse
+// most of it.
+constexpr double kEwEager = 9.0;
+constexpr double kEwOptimized = 3.0;
+// Logits + cross-entropy traffic per (token x vocab): bf16 logits, fp32 upcast,
+// log-softmax, and their gradients (eager); fused/chunked CE in optimized stacks.
+constexpr double kLogitTrafficEager = 30;
+constexpr double kLogitTrafficOptimized = 10;
+// Host / launch cost per kernel (seconds). Eager training through HF/torchvision
+// modules with autograd is host-bound on small layers: fitted 27 us per kernel.
+constexpr double kKernelTrainEager = 27e-6;
+constexpr double kKernelTrainOptimized = 8e-6;
+// Inference: module-heavy eager (torchvision eval, HF) vs lean engines.
+constexpr double kKernelInferEager = 25e-6;
+constexpr double kKernelInferOptimized = 9e-6;
+// Decode step floor per layer with CUDA graphs (fitted: 37 us/layer from the
+// TinyLlama and Llama 3 8B batch-1 decode runs). HF generate() eager decode was
+// host-bound at ~80 ms/token on the calibration machine: 55 us per kernel.
+constexpr double kDecodeLayerGraph = 37e-6;
+constexpr double kKernelDecodeEager = 55e-6;
+// Convolutions (cuDNN, channels_last) reach a lower fraction than GEMMs.
+constexpr double kConvEff = 0.45;
+constexpr double kVisionEw = 7.5;
+
+double shapeFactor(double x) { return x / (x + kShapeC); }
+
+double gemmEff(DType t, double m, double n, double k)
+{
+    const double ref = std::pow(shapeFactor(8192), 3);
+    return gemmCeiling(t) * shapeFactor(std::max(m, 1.0)) * shapeFactor(std::max(n, 1.0)) *
+           shapeFactor(std::max(k, 1.0)) / ref;
+}
+
+double peak(const Plan& p, DType t)
+{
+    const double v = p.gpu->peakFlops(t);
+    if (v > 0)
+        return v;
+    // Fall back to the best 16-bit or fp32 rate the part has.
+    return std::max({p.gpu->peakFlops(DType::BF16), p.gpu->peakFlops(DType::FP16), p.gpu->peakFlops(DType::FP32),
+                     1e12});
+}
+
+double bandwidth(const Plan& p) { return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * kBandwidthEff; }
+
+/// Forward kernel launches per transformer layer in the framework's eager code.
+double kernelsPerLayer(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    double k;
+    if (m.ffn == FfnKind::SwiGLU)
+        k = p.autocast ? 46 : 34; // RMSNorm as 5 ops x2, RoPE 10, casts 9, GEMMs 7, SDPA, adds
+    else
+        k = p.autocast ? 33 : 26; // LayerNorm, fused qkv, tanh-GELU composition, dropouts
+    if (m.moe.enabled())
+        k += 10.0 * m.moe.experts; // HF loops over experts: gather, 3 GEMMs, act, scatter
+    if (p.training && p.s->training.method != TrainMethod::Full)
+        k += 6.0 * p.s->training.loraTargets.size();
+    if (p.optimized)
+        k = std::max(10.0, k / 4); // fused by the compiler
+    return k;
+}
+
+struct GemmWork {
+    double flops = 0;
+    double seconds = 0;
+};
+
+/// Forward GEMMs of all layers for `tokens` tokens, plus the LM head over
+/// `headTokens` tokens. Each linear is timed at its own shape.
+GemmWork forwardGemms(const Plan& p, double tokens, double headTokens, DType t)
+{
+    const ModelArch& m = *p.m;
+    GemmWork w;
+    const double pk = peak(p, t);
+    const int layers = (m.layers + p.pp - 1) / p.pp;
+    for (const auto& lin : m.layerLinears()) {
+        double mTokens = tokens;
+        double copies = lin.perLayer;
+        if (m.moe.enabled() && lin.perLayer > 1) {
+            // Routed experts see tokens x active / experts rows each.
+            mTokens = tokens * m.moe.active / m.moe.experts;
+            copies = m.moe.experts * 1.0;
+            const double routedShare = double(m.moe.active) / (m.moe.active + m.moe.shared);
+            const double flops = 2.0 * tokens * double(lin.in) * double(lin.out) * lin.perLayer / p.tp;
+            w.flops += flops;
+            w.seconds += flops * routedShare / (pk * gemmEff(t, mTokens, double(lin.out) / p.tp, double(lin.in)));
+            w.seconds += flops * (1 - routedShare) / (pk * gemmEff(t, tokens, double(lin.out) / p.tp, double(lin.in)));
+            continue;
+        }
+        const double flops = 2.0 * mTokens * double(lin.in) * double(lin.out) * copies / p.tp;
+        w.flops += flops;
+        w.seconds += flops / (pk * gemmEff(t, mTokens, double(lin.out) / p.tp, double(lin.in)));
+    }
+    w.flops *= layers;
+    w.seconds *= layers;
+    if (m.vocab > 0 && headTokens > 0 && m.family != ModelFamily::Encoder) {
+        const double flops = 2.0 * headTokens * double(m.vocab) * m.hidden / p.tp;
+        w.flops += flops;
+        w.seconds += flops / (pk * gemmEff(t, headTokens, double(m.vocab) / p.tp, m.hidden));
+    }
+    return w;
+}
+
+/// Attention score FLOPs (QK^T and AV) per forward for `sequences` of length s.
+double attentionFlops(const Plan& p, double sequences, double s)
+{
+    const ModelArch& m = *p.m;
+    const double hq = double(m.heads) * m.headDim;
+    const double causal = m.family == ModelFamily::Decoder ? 0.5 : 1.0;
+    const int layers = (m.layers + p.pp - 1) / p.pp;
+    return 4.0 * s * s * hq * layers * sequences * causal / p.tp;
+}
+
+/// Intra-node link bandwidth per GPU per direction (bytes/s) for collectives.
+double linkBandwidth(const Plan& p, int groupSize)
+{
+    const Gpu& g = *p.gpu;
+    const int nodeSize = g.interconnect.find("72") != std::string::npos ? 72 : 8;
+    if (groupSize > nodeSize)
+        return std::max(1.0, p.s->hardware.networkGbps) / 8 * 1e9; // Gb/s -> bytes/s
+    if (g.interconnectGbps > 0 && (groupSize <= 2 || g.interconnect.find("bridge") == std::string::npos))
+        return g.interconnectGbps / 2 * 1e9;
+    return g.pcieGbps() * 1e9 * 0.8;
+}
+
+double allReduceSeconds(const Plan& p, double bytes, int n)
+{
+    if (n <= 1)
+        return 0;
+    return 2.0 * (n - 1) / n * bytes / linkBandwidth(p, n);
+}
+
+} // namespace
+
+TrainingResult trainingPerformance(Plan& p)
+{
+    const Scenario& s = *p.s;
+    const ModelArch& m = *p.m;
+    const auto& t = s.training;
+    TrainingResult r;
+    const double bw = bandwidth(p);
+    const double tKernel = p.optimized ? kKernelTrainOptimized : kKernelTrainEager;
+    double micro = 0;       // seconds per micro-batch
+    double modelFlops = 0;  // useful FLOPs per micro-batch (for MFU)
+
+    if (!m.isLanguageModel()) {
+        const double scale = std::pow(double(t.imageSize) / m.vision.nativeImageSize, 2);
+        const double fwd = m.vision.gflopsPerImage * 1e9 * scale * t.microBatch;
+        const double recompute = t.checkpointing == Checkpointing::Full ? 1 : 0;
+        // cuDNN runs fp32 convolutions as TF32 by default.
+        const DType ct = p.compute == DType::FP32 && p.gpu->supports(DType::TF32) ? DType::TF32 : p.compute;
+        const double conv = (3 + recompute) * fwd / (peak(p, ct) * kConvEff);
+        const double act = m.vision.trainActivationBytesPerImage * scale * t.microBatch * (p.actBytes / 2);
+        const double ew = kVisionEw * act * (1 + recompute / 3) / bw;
+        const double kernels = m.vision.kernelsPerStep * (3 + recompute) * tKernel;
+        micro = conv + ew + kernels;
+        modelFlops = 3 * fwd;
+        p.term("time.compute", "Convolutions", conv * 1e3, "ms",
+               fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(kConvEff) + ")");
+        p.term("time.memory", "Elementwise (BN, ReLU, adds)", ew * 1e3, "ms",
+               fmt(kVisionEw) + " x activation bytes / bandwidth");
+        p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
+               fmt(m.vision.kernelsPerStep) + " kernels x 3 x " + fmt(tKernel * 1e6) + " us");
+    } else {
+        const double tokens = double(t.microBatch) * t.seqLen;
+        const bool lora = t.method != TrainMethod::Full;
+        const GemmWork fwd = forwardGemms(p, tokens, tokens, p.compute);
+        const double recompute = t.checkpointing == Checkpointing::Full ? 1 : 0;
+        // Backward: input and weight grads (2x forward); frozen LoRA bases need
+        // only input grads (1x). Adapters add 6 x r x (in + out) per token.
+        const double bwdFactor = lora ? 1 : 2;
+        double gemm = fwd.seconds * (1 + bwdFactor + recompute);
+        double adapterFlops = 0;
+        if (lora) {
+            for (const auto& lin : m.layerLinears())
+                if (std::find(t.loraTargets.begin(), t.loraTargets.end(), lin.name) != t.loraTargets.end())
+                    adapterFlops += 6.0 * tokens * t.loraRank * double(lin.in + lin.out) * lin.perLayer * m.layers;
+            gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p.compute, tokens, t.loraRank, m.hidden));
+        }
+        const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
+        const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * kAttnEff);
+
+        // Elementwise traffic scales with what the layers save (see memorymodel).
+        const double perLayer = activationBytesPerTokenLayer(p);
+        const int layers = (m.layers + p.pp - 1) / p.pp;
+        const double saved = perLayer * layers * tokens / p.tp;
+        const double ew = (p.optimized ? kEwOptimized : kEwEager) * saved * (1 + recompute / 3) / bw;
+        const double logits = (p.optimized ? kLogitTrafficOptimized : kLogitTrafficEager) * tokens * double(m.vocab) / p.tp / bw;
+        const double casts = p.autocast ? 6.0 * m.matmulParamsPerToken() / (p.tp * p.pp) * (1 + recompute) / bw : 0;
+        const double kernels = kernelsPerLayer(p) * layers * (3 + recompute) * tKernel;
+        micro = gemm + attn + ew + logits + casts + kernels;
+        modelFlops = fwd.flops * (1 + bwdFactor) + adapterFlops + attnF * 3.5;
+        p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
+               fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
+                   fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)");
+        p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
+               fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(kAttnEff) + ")");
+        p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
+               fmt(p.optimized ? kEwOptimized : kEwEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth");
+        p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
+               fmt(p.optimized ? kLogitTrafficOptimized : kLogitTrafficEager) + " B x tokens x vocab / bandwidth");
+        p.term("time.overhead", "Kernel launches (host)", kernels * 1e3, "ms",
+               fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
+                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us");
+    }
+
+    // Optimizer step: fused AdamW reads p, g, m, v and writes p, m, v.
+    const double trainable = trainableParams(p);
+    const double stateBytes = t.method != TrainMethod::Full ? 4 : p.stateBytes;
+    double optBytesPerParam = 0;
+    switch (t.optimizer) {
+    case Optimizer::AdamW: optBytesPerParam = 2 * p.weightBytes + p.gradBytes + 4 * stateBytes; break;
+    case Optimizer::AdamW8bit: optBytesPerParam = 2 * p.weightBytes + p.gradBytes + 4; break;
+    case Optimizer::SGDMomentum: optBytesPerParam = 2 * p.weightBytes + p.gradBytes + 2 * stateBytes; break;
+    case Optimizer::SGD: optBytesPerParam = 2 * p.weightBytes + p.gradBytes; break;
+    }
+    double shard = double(p.tp) * p.pp * (p.zero >= 1 ? p.dp : 1);
+    if (t.method != TrainMethod::Full)
+        shard = 1;
+    const double optimizer = optBytesPerParam * trainable / shard / bw;
+    p.term("time.optimizer", "Optimizer step", optimizer * 1e3, "ms",
+           fmt(optBytesPerParam) + " B/param x " + fmt(trainable / 1e6) + "M params / bandwidth");
+
+    // Pipeline bubble (1F1B): (pp - 1) idle slots per grad_accum micro-batches.
+    const double accum = t.gradAccum;
+    double step = micro * accum + optimizer;
+    if (p.pp > 1) {
+        const double bubble = micro * (p.pp - 1);
+        step += bubble;
+        p.term("time.pipeline_bubble", "Pipeline bubble", bubble * 1e3, "ms",
+               "(pp - 1) x micro-batch time = " + std::to_string(p.pp - 1) + " x " + fmt(micro * 1e3) + " ms");
+    }
+    // Communication: data-parallel gradient reduction (overlapped with backward
+    // except the last bucket), ZeRO-3 parameter gathers, tensor-parallel
+    // all-reduces (two per layer forward, two backward; not overlapped).
+    double comm = 0;
+    if (p.dp > 1) {
+        const double gradBytes = trainable * (t.method != TrainMethod::Full ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
+        double c = allReduceSeconds(p, gradBytes, p.dp);
+        if (p.zero >= 3)
+            c *= 1.5; // + parameter all-gathers in forward and backward
+        const double exposed = std::max(0.0, c - 0.8 * micro * (2.0 / 3.0)); // overlap with the backward pass
+        comm += exposed;
+        p.term("time.comm.dp", "Gradient reduction (exposed)", exposed * 1e3, "ms",
+               "ring all-reduce 2 (n-1)/n x " + fmtGiB(gradBytes) + " over " + fmt(linkBandwidth(p, p.dp) / 1e9) +
+                   " GB/s, 80% hidden behind backward");
+    }
+    if (p.tp > 1 && m.isLanguageModel()) {
+        const double bytes = double(t.microBatch) * t.seqLen * m.hidden * p.actBytes;
+        const int layers = (m.layers + p.pp - 1) / p.pp;
+        const double c = 4.0 * layers * allReduceSeconds(p, bytes, p.tp) * accum;
+        comm += c;
+        p.term("time.comm.tp", "Tensor-parallel all-reduces", c * 1e3, "ms",
+               "4 per layer x " + fmtGiB(bytes) + " over " + fmt(linkBandwidth(p, p.tp) / 1e9) + " GB/s");
+    }
+    step += comm;
+
+    r.stepMs = step * 1e3;
+    const double samples = double(t.microBatch) * accum * p.dp;
+    r.samplesPerS = samples / step;
+    if (m.isLanguageModel())
+        r.tokensPerS = r.samplesPerS * t.seqLen;
+    // MFU per GPU: each GPU does modelFlops / (tp x pp) of its replica's work.
+    r.mfu = modelFlops * accum / (p.tp * p.pp) / (step * peak(p, p.compute));
+    return r;
+}
+
+InferenceResult inferencePerformance(Plan& p)
+{
+    const Scenario& s = *p.s;
+    const ModelArch& m = *p.m;
+    const auto& inf = s.inference;
+    InferenceResult r;
+    const double bw = bandwidth(p);
+
+    if (!m.isLanguageModel()) {
+        const double scale = std::pow(double(inf.imageSize) / m.vision.nativeImageSize, 2);
+        const double fwd = m.vision.gflopsPerImage * 1e9 * scale * inf.batch;
+        const DType ct = p.compute == DType::FP32 && p.gpu->supports(DType::TF32) ? DType::TF32 : p.compute;
+        const double conv = fwd / (peak(p, ct) * kConvEff);
+        // Every layer output is written once and read once.
+        const double traffic = 2 * m.vision.trainActivationBytesPerImage * scale * inf.batch * (p.actBytes / 2) / bw;
+        const double tk = p.optimized ? kKernelInferOptimized : kKernelInferEager;
+        const double kernels = m.vision.kernelsPerStep * tk;
+        const double t = conv + traffic + kernels;
+        r.latencyMs = t * 1e3;
+        r.samplesPerS = inf.batch / t * p.dp;
+        p.term("time.compute", "Convolutions", conv * 1e3, "ms",
+               fmt(m.vision.gflopsPerImage) + " GFLOP/image x batch / (peak x " + fmt(kConvEff) + ")");
+        p.term("time.memory", "Activation traffic", traffic * 1e3, "ms", "2 x activation bytes / bandwidth");
+        p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
+               fmt(m.vision.kernelsPerStep) + " kernels x " + fmt(tk * 1e6) + " us");
+        return r;
+    }
+
+    const int layers = (m.layers + p.pp - 1) / p.pp;
+    // Prefill: one forward over batch x prompt tokens; logits for the last token only.
+    const double tokens = double(inf.batch) * inf.promptTokens;
+    const GemmWork pre = forwardGemms(p, tokens, inf.batch, p.compute);
+    const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
+    const double attn = attnF / (peak(p, p.compute) * kAttnEff);
+    double f = double(m.ffnHidden);
+    if (m.moe.enabled())
+        f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
+    // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
+    const double ewBytes = 2.0 * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
+    const double tk = p.optimized ? kKernelInferOptimized : kKernelInferEager;
+    const double kernelsPre = 14.0 * layers * tk * (p.optimized ? 1 : 46.0 / 14.0);
+    double prefill = pre.seconds + attn + ewBytes / bw + kernelsPre;
+    // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
+    if (p.tp > 1)
+        prefill += 2.0 * layers * allReduceSeconds(p, tokens * m.hidden * 2, p.tp);
+    prefill *= p.pp; // one batch crosses every pipeline stage in turn
+    r.ttftMs = prefill * 1e3;
+    p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
+           fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved");
+    p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
+           fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(kAttnEff) + ")");
+    p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
+           fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us");
+
+    // Decode: each step reads the (touched) weights and the KV cache once.
+    const double wBytesPerParam = p.inferPrecision == InferPrecision::FP32 ? 4
+                                  : p.inferPrecision == InferPrecision::INT8 || p.inferPrecision == InferPrecision::FP8
+                                      ? 1.0 + 2.0 / 128
+                                  : p.inferPrecision == InferPrecision::INT4 ? 0.5 + 4.0 / 128
+                                                                             : 2;
+    double weightParams = m.totalParams() - m.embeddingParams() + (m.tiedEmbeddings ? m.embeddingParams() : 0);
+    std::string moeNote;
+    if (m.moe.enabled()) {
+        // Distinct experts touched per layer by `batch` tokens choosing `active` of `experts`.
+        const double e = m.moe.experts;
+        const double touched = e * (1 - std::pow(1 - double(m.moe.active) / e, inf.batch));
+        const double expertParams = (m.totalParams() - m.activeParams()) / std::max(1.0, e - m.moe.active);
+        weightParams = m.activeParams() - m.embeddingParams() + (touched - m.moe.active) * expertParams;
+        moeNote = ", " + fmt(touched, 3) + " of " + std::to_string(m.moe.experts) + " experts touched per layer";
+    }
+    const double ctxMean = inf.promptTokens + inf.outputTokens / 2.0;
+    const double weightBytes = weightParams * wBytesPerParam / (p.tp * p.pp);
+    const double kvBytes = double(inf.batch) * ctxMean * m.kvElementsPerToken() * p.kvBytes / (p.tp * p.pp);
+    const double memTime = (weightBytes + kvBytes) / bw;
+    const double decodeFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp) +
+                               4.0 * ctxMean * double(m.heads) * m.headDim * m.layers * inf.batch / (p.tp * p.pp);
+    const DType ct = p.compute == DType::FP8 ? DType::FP8 : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
+    const double computeTime = decodeFlops / (peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct) *
+                                              gemmEff(ct, inf.batch, m.hidden, m.hidden));
+    const double floor = p.optimized ? kDecodeLayerGraph * m.layers
+                                     : kernelsPerLayer(p) * m.layers * kKernelDecodeEager;
+    double tpot = std::max(memTime, computeTime) + floor;
+    if (p.tp > 1)
+        tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + 5e-6);
+    r.tpotMs = tpot * 1e3;
+    p.term("time.decode.memory", "Decode: weights + KV read", memTime * 1e3, "ms",
+           "(" + fmtGiB(weightBytes) + " weights + " + fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
+               ") / (" + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(kBandwidthEff) + ")" + moeNote);
+    p.term("time.decode.compute", "Decode: compute", computeTime * 1e3, "ms",
+           "2 x active params x batch / achievable peak (counts only if above the memory time)");
+    p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
+           p.optimized ? std::to_string(m.layers) + " layers x " + fmt(kDecodeLayerGraph * 1e6) + " us (CUDA graph)"
+                       : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(kKernelDecodeEager * 1e6) +
+                             " us host time");
+    const double cycle = prefill + inf.outputTokens * tpot;
+    r.tokensPerS = double(inf.batch) * inf.outputTokens / cycle * p.dp;
+    return r;
+}
+
+} // namespace gp::detail

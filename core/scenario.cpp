@@ -1,0 +1,557 @@
+#include "scenario.h"
+
+#include "jsonread.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+
+namespace gp {
+
+using nlohmann::json;
+using detail::JsonReader;
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+constexpr std::size_t kMaxScenarioBytes = 16u << 20;  // 16 MiB: far above any real scenario
+constexpr int kMaxNesting = 64;                       // real scenarios nest 4 deep; hf configs ~6
+
+constexpr std::array kModes{std::string_view("training"), std::string_view("inference")};
+constexpr std::array kRuntimes{std::string_view("eager"), std::string_view("optimized")};
+constexpr std::array kMethods{std::string_view("full"), std::string_view("lora"), std::string_view("qlora")};
+constexpr std::array kTrainPrecisions{std::string_view("fp32"), std::string_view("tf32"), std::string_view("amp_bf16"),
+                                      std::string_view("amp_fp16"), std::string_view("bf16"), std::string_view("fp8")};
+constexpr std::array kOptimizers{std::string_view("adamw"), std::string_view("sgd"), std::string_view("sgd_momentum"),
+                                 std::string_view("adamw_8bit")};
+constexpr std::array kCheckpointing{std::string_view("none"), std::string_view("selective"), std::string_view("full")};
+constexpr std::array kInferPrecisions{std::string_view("fp32"), std::string_view("fp16"), std::string_view("bf16"),
+                                      std::string_view("fp8"),  std::string_view("int8"), std::string_view("int4")};
+constexpr std::array kPricingModels{std::string_view("on_demand"), std::string_view("spot"),
+                                    std::string_view("reserved"), std::string_view("purchase")};
+constexpr std::array kLoraTargets{std::string_view("q_proj"),    std::string_view("k_proj"),
+                                  std::string_view("v_proj"),    std::string_view("o_proj"),
+                                  std::string_view("gate_proj"), std::string_view("up_proj"),
+                                  std::string_view("down_proj")};
+
+template <std::size_t N>
+std::optional<std::size_t> readChoice(JsonReader& r, const json& obj, const std::string& parent, std::string_view key,
+                                      const std::array<std::string_view, N>& choices)
+{
+    auto it = obj.find(std::string(key));
+    if (it == obj.end())
+        return std::nullopt;
+    std::string list;
+    for (auto c : choices)
+        list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+    if (it->is_string()) {
+        const auto& s = it->get_ref<const std::string&>();
+        for (std::size_t i = 0; i < N; ++i)
+            if (choices[i] == s)
+                return i;
+    }
+    r.error(detail::joinPath(parent, key), "must be one of " + list + ", got " + detail::describe(*it));
+    return std::nullopt;
+}
+
+/// Nesting depth of the text, counted outside strings, so absurdly deep input is
+/// refused before a parser or destructor recurses on it.
+int maxNesting(std::string_view text)
+{
+    int depth = 0, worst = 0;
+    bool inString = false, escaped = false;
+    for (char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        else if (c == '{' || c == '[')
+            worst = std::max(worst, ++depth);
+        else if (c == '}' || c == ']')
+            --depth;
+    }
+    return worst;
+}
+
+void parseModel(JsonReader& r, const json& m, ModelSpec& spec)
+{
+    const std::string path = "model";
+    const bool hasPreset = m.contains("preset");
+    const bool hasHf = m.contains("hf_config");
+    const bool hasParams = m.contains("params");
+    const bool hasExplicit = m.contains("layers") || m.contains("hidden");
+    const int forms = int(hasPreset) + int(hasHf) + int(hasParams) + int(hasExplicit);
+    if (forms == 0) {
+        r.error(path, "give one of \"preset\", \"hf_config\", \"params\" or an explicit architecture "
+                      "(\"layers\", \"hidden\", ...)");
+        return;
+    }
+    if (forms > 1) {
+        r.error(path, "give exactly one of \"preset\", \"hf_config\", \"params\" or an explicit architecture");
+        return;
+    }
+    if (hasPreset) {
+        r.checkKeys(m, path, {"preset"});
+        spec.form = ModelSpec::Form::Preset;
+        if (auto id = r.string(m, path, "preset"))
+            spec.presetId = *id;
+    } else if (hasHf) {
+        r.checkKeys(m, path, {"hf_config"});
+        spec.form = ModelSpec::Form::HfConfig;
+        if (r.object(m, path, "hf_config", true))
+            spec.jsonText = m.at("hf_config").dump();
+    } else if (hasParams) {
+        r.checkKeys(m, path, {"params", "family", "moe"});
+        spec.form = ModelSpec::Form::Params;
+        if (auto p = r.number(m, path, "params", 1e5, 1e14))
+            spec.params = *p;
+        if (auto f = r.choice(m, path, "family", {"decoder", "encoder", "vision"}))
+            spec.family = static_cast<ModelFamily>(*f);
+        if (const json* moe = r.object(m, path, "moe", false)) {
+            const std::string mp = path + ".moe";
+            r.checkKeys(*moe, mp, {"experts", "active", "shared", "expert_ffn_hidden"});
+            spec.moe.experts = r.integer(*moe, mp, "experts", 1, 4096).value_or(0);
+            spec.moe.active = r.integer(*moe, mp, "active", 1, 4096).value_or(std::min(2, spec.moe.experts));
+            spec.moe.shared = r.integer(*moe, mp, "shared", 0, 4096).value_or(0);
+            if (spec.moe.active > spec.moe.experts && spec.moe.experts > 0)
+                r.error(mp + ".active", "must not exceed moe.experts");
+        }
+    } else {
+        r.checkKeys(m, path,
+                    {"family", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "ffn", "vocab",
+                     "tied_embeddings", "positional", "max_positions", "moe", "name"});
+        spec.form = ModelSpec::Form::Explicit;
+        spec.jsonText = m.dump();
+    }
+}
+
+void parseTraining(JsonReader& r, const json& t, TrainingWorkload& w)
+{
+    const std::string p = "workload.training";
+    r.checkKeys(t, p,
+                {"method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch", "seq_len",
+                 "image_size", "grad_accum", "activation_checkpointing", "dataset_tokens", "dataset_samples", "epochs",
+                 "targets"});
+    if (auto v = readChoice(r, t, p, "method", kMethods))
+        w.method = static_cast<TrainMethod>(*v);
+    if (auto v = r.integer(t, p, "lora_rank", 1, 65536))
+        w.loraRank = *v;
+    if (auto it = t.find("lora_targets"); it != t.end()) {
+        const std::string tp = p + ".lora_targets";
+        if (!it->is_array() || it->empty()) {
+            r.error(tp, "must be a non-empty array of module names, got " + detail::describe(*it));
+        } else {
+            w.loraTargets.clear();
+            for (std::size_t i = 0; i < it->size(); ++i) {
+                const json& e = (*it)[i];
+                const std::string ep = tp + "[" + std::to_string(i) + "]";
+                bool ok = false;
+                if (e.is_string())
+                    for (auto k : kLoraTargets)
+                        ok = ok || k == e.get_ref<const std::string&>();
+                if (!ok) {
+                    r.error(ep, "must be one of q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj, got " +
+                                    detail::describe(e));
+                } else if (std::find(w.loraTargets.begin(), w.loraTargets.end(), e.get<std::string>()) ==
+                           w.loraTargets.end()) {
+                    w.loraTargets.push_back(e.get<std::string>());
+                }
+            }
+        }
+    }
+    if (auto v = readChoice(r, t, p, "precision", kTrainPrecisions))
+        w.precision = static_cast<TrainPrecision>(*v);
+    if (auto v = readChoice(r, t, p, "optimizer", kOptimizers))
+        w.optimizer = static_cast<Optimizer>(*v);
+    if (auto v = r.integer(t, p, "micro_batch", 1, 1'000'000))
+        w.microBatch = *v;
+    if (auto v = r.integer(t, p, "seq_len", 1, 10'000'000))
+        w.seqLen = *v;
+    if (auto v = r.integer(t, p, "image_size", 16, 8192))
+        w.imageSize = *v;
+    if (auto v = r.integer(t, p, "grad_accum", 1, 1'000'000))
+        w.gradAccum = *v;
+    if (auto v = readChoice(r, t, p, "activation_checkpointing", kCheckpointing))
+        w.checkpointing = static_cast<Checkpointing>(*v);
+    w.datasetTokens = r.number(t, p, "dataset_tokens", 0, 1e17, true);
+    w.datasetSamples = r.number(t, p, "dataset_samples", 0, 1e15, true);
+    if (w.datasetTokens && w.datasetSamples)
+        r.error(p + ".dataset_samples", "give dataset_tokens or dataset_samples, not both");
+    if (auto v = r.number(t, p, "epochs", 0, 1e5, true))
+        w.epochs = *v;
+    if (const json* tg = r.object(t, p, "targets", false)) {
+        const std::string gp = p + ".targets";
+        r.checkKeys(*tg, gp, {"deadline_hours", "budget_usd"});
+        w.targets.deadlineHours = r.number(*tg, gp, "deadline_hours", 0, 1e7, true);
+        w.targets.budgetUsd = r.number(*tg, gp, "budget_usd", 0, 1e13, true);
+    }
+}
+
+void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
+{
+    const std::string p = "workload.inference";
+    r.checkKeys(t, p,
+                {"precision", "kv_precision", "batch", "prompt_tokens", "output_tokens", "image_size", "targets"});
+    if (auto v = readChoice(r, t, p, "precision", kInferPrecisions))
+        w.precision = static_cast<InferPrecision>(*v);
+    if (auto v = readChoice(r, t, p, "kv_precision", kInferPrecisions))
+        w.kvPrecision = static_cast<InferPrecision>(*v);
+    if (auto v = r.integer(t, p, "batch", 1, 1'000'000))
+        w.batch = *v;
+    if (auto v = r.integer(t, p, "prompt_tokens", 1, 10'000'000))
+        w.promptTokens = *v;
+    if (auto v = r.integer(t, p, "output_tokens", 1, 10'000'000))
+        w.outputTokens = *v;
+    if (auto v = r.integer(t, p, "image_size", 16, 8192))
+        w.imageSize = *v;
+    if (const json* tg = r.object(t, p, "targets", false)) {
+        const std::string gp = p + ".targets";
+        r.checkKeys(*tg, gp, {"ttft_ms", "tpot_ms", "requests_per_s"});
+        w.targets.ttftMs = r.number(*tg, gp, "ttft_ms", 0, 1e9, true);
+        w.targets.tpotMs = r.number(*tg, gp, "tpot_ms", 0, 1e9, true);
+        w.targets.requestsPerS = r.number(*tg, gp, "requests_per_s", 0, 1e9, true);
+    }
+}
+
+void parseHardware(JsonReader& r, const json& h, Hardware& hw)
+{
+    const std::string p = "hardware";
+    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "max_count", "network_gbps"});
+    if (auto it = h.find("gpus"); it != h.end()) {
+        if (it->is_string() && it->get_ref<const std::string&>() == "all") {
+            hw.gpus.clear();
+        } else if (it->is_array() && !it->empty()) {
+            hw.gpus.clear();
+            for (std::size_t i = 0; i < it->size(); ++i) {
+                const json& e = (*it)[i];
+                if (!e.is_string() || e.get_ref<const std::string&>().empty())
+                    r.error(p + ".gpus[" + std::to_string(i) + "]", "must be a catalog id, got " + detail::describe(e));
+                else if (e.get_ref<const std::string&>() != "all")
+                    hw.gpus.push_back(e.get<std::string>());
+            }
+        } else {
+            r.error(p + ".gpus", "must be \"all\" or a non-empty array of catalog ids, got " + detail::describe(*it));
+        }
+    }
+    if (auto v = r.integer(h, p, "count", 1, 1'000'000))
+        hw.count = *v;
+    if (auto v = r.integer(h, p, "tp", 1, 1024))
+        hw.tp = *v;
+    if (auto v = r.integer(h, p, "pp", 1, 1024))
+        hw.pp = *v;
+    if (auto v = r.integer(h, p, "zero", 0, 3))
+        hw.zero = *v;
+    if (auto v = r.integer(h, p, "max_count", 1, 1'000'000))
+        hw.maxCount = *v;
+    if (auto v = r.number(h, p, "network_gbps", 0, 1e6, true))
+        hw.networkGbps = *v;
+    if (hw.tp * hw.pp > hw.count)
+        r.error(p + ".count", "must be at least tp x pp = " + std::to_string(hw.tp * hw.pp) + ", got " +
+                                  std::to_string(hw.count));
+    else if (hw.count % (hw.tp * hw.pp) != 0)
+        r.error(p + ".count", "must be a multiple of tp x pp = " + std::to_string(hw.tp * hw.pp) + ", got " +
+                                  std::to_string(hw.count));
+}
+
+void parsePricing(JsonReader& r, const json& pr, Pricing& p)
+{
+    const std::string path = "pricing";
+    r.checkKeys(pr, path, {"model", "utilization", "electricity_usd_per_kwh", "pue", "amortization_years"});
+    if (auto v = readChoice(r, pr, path, "model", kPricingModels))
+        p.model = static_cast<PricingModel>(*v);
+    if (auto v = r.number(pr, path, "utilization", 0, 1, true))
+        p.utilization = *v;
+    if (auto v = r.number(pr, path, "electricity_usd_per_kwh", 0, 10))
+        p.electricityUsdPerKwh = *v;
+    if (auto v = r.number(pr, path, "pue", 1, 5))
+        p.pue = *v;
+    if (auto v = r.number(pr, path, "amortization_years", 0, 50, true))
+        p.amortizationYears = *v;
+}
+
+} // namespace
+
+ModelArch resolveModel(const ModelSpec& spec)
+{
+    switch (spec.form) {
+    case ModelSpec::Form::Preset: {
+        const ModelArch* m = findPreset(spec.presetId);
+        if (!m) {
+            std::string ids;
+            for (const auto& p : modelPresets())
+                ids += (ids.empty() ? "" : ", ") + p.id;
+            throw InputError("model.preset", "unknown preset \"" + spec.presetId + "\"; known: " + ids);
+        }
+        return *m;
+    }
+    case ModelSpec::Form::Explicit:
+        return modelFromExplicit(json::parse(spec.jsonText), "model");
+    case ModelSpec::Form::HfConfig:
+        return modelFromHfConfig(json::parse(spec.jsonText), "model.hf_config");
+    case ModelSpec::Form::Params:
+        return modelFromParams(spec.params, spec.family.value_or(ModelFamily::Decoder), spec.moe);
+    }
+    throw InputError("model", "unknown model form");
+}
+
+ParsedScenario parseScenario(std::string_view text)
+{
+    if (text.size() > kMaxScenarioBytes)
+        throw InputError("scenario", "file is " + std::to_string(text.size() >> 20) +
+                                         " MiB; scenarios larger than 16 MiB are refused");
+    if (maxNesting(text) > kMaxNesting)
+        throw InputError("scenario", "nested more than " + std::to_string(kMaxNesting) + " levels deep; refused");
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        // nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+        if (auto pos = what.find("] "); pos != std::string::npos)
+            what = what.substr(pos + 2);
+        throw InputError("scenario", "not valid JSON: " + what);
+    }
+    if (!doc.is_object())
+        throw InputError("scenario", "must be a JSON object, got " + detail::describe(doc));
+
+    JsonReader r;
+    ParsedScenario out;
+    Scenario& s = out.scenario;
+    r.checkKeys(doc, "", {"format", "version", "name", "model", "workload", "hardware", "pricing", "$schema", "notes"});
+
+    if (auto it = doc.find("format"); it == doc.end())
+        r.error("format", "missing (required): \"gpuplanner-scenario\"");
+    else if (!it->is_string() || *it != "gpuplanner-scenario")
+        r.error("format", "must be \"gpuplanner-scenario\", got " + detail::describe(*it));
+    if (auto it = doc.find("version"); it == doc.end()) {
+        r.error("version", "missing (required): 1");
+    } else if (!it->is_number_integer() && !it->is_number_unsigned()) {
+        r.error("version", "must be the integer 1, got " + detail::describe(*it));
+    } else if (it->get<long long>() > kFormatVersion) {
+        r.error("version", "is " + std::to_string(it->get<long long>()) +
+                               ", newer than this program reads (1); update GPU Planner");
+    } else if (it->get<long long>() < 1) {
+        r.error("version", "must be 1, got " + detail::describe(*it));
+    }
+    if (auto n = r.string(doc, "", "name"))
+        s.name = *n;
+
+    if (const json* m = r.object(doc, "", "model", true))
+        parseModel(r, *m, s.modelSpec);
+
+    if (const json* w = r.object(doc, "", "workload", true)) {
+        r.checkKeys(*w, "workload", {"mode", "runtime", "training", "inference"});
+        if (auto v = readChoice(r, *w, "workload", "mode", kModes))
+            s.mode = static_cast<Mode>(*v);
+        else if (!w->contains("mode"))
+            r.error("workload.mode", "missing (required): \"training\" or \"inference\"");
+        if (auto v = readChoice(r, *w, "workload", "runtime", kRuntimes))
+            s.runtime = static_cast<Runtime>(*v);
+        if (const json* t = r.object(*w, "workload", "training", false))
+            parseTraining(r, *t, s.training);
+        if (const json* t = r.object(*w, "workload", "inference", false))
+            parseInference(r, *t, s.inference);
+        if (s.mode == Mode::Training && !w->contains("training"))
+            r.warn("workload.training", "missing; using the defaults");
+        if (s.mode == Mode::Inference && !w->contains("inference"))
+            r.warn("workload.inference", "missing; using the defaults");
+    }
+    if (const json* h = r.object(doc, "", "hardware", false))
+        parseHardware(r, *h, s.hardware);
+    if (const json* p = r.object(doc, "", "pricing", false))
+        parsePricing(r, *p, s.pricing);
+
+    if (r.errors.empty()) {
+        try {
+            s.model = resolveModel(s.modelSpec);
+        } catch (const InputError& e) {
+            for (const auto& d : e.problems())
+                r.errors.push_back(d);
+        }
+    }
+    if (r.errors.empty()) {
+        for (auto& d : validateScenario(s))
+            r.errors.push_back(std::move(d));
+    }
+    if (!r.errors.empty())
+        throw InputError(std::move(r.errors));
+    out.warnings = std::move(r.warnings);
+    if (s.mode == Mode::Training && s.model.family == ModelFamily::Vision && doc["workload"].contains("training") &&
+        doc["workload"]["training"].contains("seq_len"))
+        out.warnings.push_back({"workload.training.seq_len", "ignored for a vision model (image_size applies)"});
+    return out;
+}
+
+std::vector<Diagnostic> validateScenario(const Scenario& s)
+{
+    std::vector<Diagnostic> d;
+    const auto& t = s.training;
+    const auto& inf = s.inference;
+    const bool lm = s.model.isLanguageModel();
+    if (s.mode == Mode::Training) {
+        if (t.microBatch < 1)
+            d.push_back({"workload.training.micro_batch", "must be a positive integer, got " + std::to_string(t.microBatch)});
+        if (t.seqLen < 1)
+            d.push_back({"workload.training.seq_len", "must be a positive integer, got " + std::to_string(t.seqLen)});
+        if (t.gradAccum < 1)
+            d.push_back({"workload.training.grad_accum", "must be a positive integer, got " + std::to_string(t.gradAccum)});
+        if (t.method != TrainMethod::Full && !lm)
+            d.push_back({"workload.training.method", "LoRA/QLoRA apply to transformer language models, not to " +
+                                                         s.model.name});
+        if (t.method != TrainMethod::Full && t.loraTargets.empty())
+            d.push_back({"workload.training.lora_targets", "must name at least one module"});
+        if (lm && s.model.maxPositions > 0 && s.model.positional == Positional::Learned &&
+            t.seqLen > s.model.maxPositions)
+            d.push_back({"workload.training.seq_len", "is " + std::to_string(t.seqLen) + " but " + s.model.name +
+                                                          " has learned positions for at most " +
+                                                          std::to_string(s.model.maxPositions) + " tokens"});
+    } else {
+        if (inf.batch < 1)
+            d.push_back({"workload.inference.batch", "must be a positive integer, got " + std::to_string(inf.batch)});
+        if (lm && s.model.family == ModelFamily::Decoder && s.model.positional == Positional::Learned &&
+            s.model.maxPositions > 0 &&
+            static_cast<long long>(inf.promptTokens) + inf.outputTokens > s.model.maxPositions)
+            d.push_back({"workload.inference.prompt_tokens",
+                         "prompt + output = " + std::to_string(static_cast<long long>(inf.promptTokens) + inf.outputTokens) +
+                             " tokens exceeds the " + std::to_string(s.model.maxPositions) +
+                             " learned positions of " + s.model.name});
+    }
+    if (s.hardware.count < 1)
+        d.push_back({"hardware.count", "must be a positive integer"});
+    if (s.pricing.utilization <= 0 || s.pricing.utilization > 1)
+        d.push_back({"pricing.utilization", "must be in (0, 1]"});
+    return d;
+}
+
+std::string scenarioToJson(const Scenario& s)
+{
+    json doc = json::object();
+    doc["format"] = "gpuplanner-scenario";
+    doc["version"] = kFormatVersion;
+    doc["name"] = s.name;
+    json m = json::object();
+    switch (s.modelSpec.form) {
+    case ModelSpec::Form::Preset:
+        m["preset"] = s.modelSpec.presetId;
+        break;
+    case ModelSpec::Form::Explicit:
+        m = json::parse(s.modelSpec.jsonText);
+        break;
+    case ModelSpec::Form::HfConfig:
+        m["hf_config"] = json::parse(s.modelSpec.jsonText);
+        break;
+    case ModelSpec::Form::Params:
+        m["params"] = s.modelSpec.params;
+        if (s.modelSpec.family)
+            m["family"] = std::array{"decoder", "encoder", "vision"}[static_cast<int>(*s.modelSpec.family)];
+        if (s.modelSpec.moe.enabled())
+            m["moe"] = {{"experts", s.modelSpec.moe.experts},
+                        {"active", s.modelSpec.moe.active},
+                        {"shared", s.modelSpec.moe.shared}};
+        break;
+    }
+    doc["model"] = m;
+    const auto& t = s.training;
+    json tr = {{"method", toString(t.method)},
+               {"lora_rank", t.loraRank},
+               {"lora_targets", t.loraTargets},
+               {"precision", toString(t.precision)},
+               {"optimizer", toString(t.optimizer)},
+               {"micro_batch", t.microBatch},
+               {"seq_len", t.seqLen},
+               {"image_size", t.imageSize},
+               {"grad_accum", t.gradAccum},
+               {"activation_checkpointing", toString(t.checkpointing)},
+               {"epochs", t.epochs}};
+    if (t.datasetTokens)
+        tr["dataset_tokens"] = *t.datasetTokens;
+    if (t.datasetSamples)
+        tr["dataset_samples"] = *t.datasetSamples;
+    if (t.targets.deadlineHours || t.targets.budgetUsd) {
+        json tg = json::object();
+        if (t.targets.deadlineHours)
+            tg["deadline_hours"] = *t.targets.deadlineHours;
+        if (t.targets.budgetUsd)
+            tg["budget_usd"] = *t.targets.budgetUsd;
+        tr["targets"] = tg;
+    }
+    const auto& i = s.inference;
+    json in = {{"precision", toString(i.precision)},
+               {"batch", i.batch},
+               {"prompt_tokens", i.promptTokens},
+               {"output_tokens", i.outputTokens},
+               {"image_size", i.imageSize}};
+    if (i.kvPrecision)
+        in["kv_precision"] = toString(*i.kvPrecision);
+    if (i.targets.ttftMs || i.targets.tpotMs || i.targets.requestsPerS) {
+        json tg = json::object();
+        if (i.targets.ttftMs)
+            tg["ttft_ms"] = *i.targets.ttftMs;
+        if (i.targets.tpotMs)
+            tg["tpot_ms"] = *i.targets.tpotMs;
+        if (i.targets.requestsPerS)
+            tg["requests_per_s"] = *i.targets.requestsPerS;
+        in["targets"] = tg;
+    }
+    doc["workload"] = {{"mode", toString(s.mode)}, {"runtime", toString(s.runtime)}, {"training", tr}, {"inference", in}};
+    const auto& h = s.hardware;
+    json hw = {{"count", h.count}, {"tp", h.tp}, {"pp", h.pp}, {"zero", h.zero}, {"max_count", h.maxCount},
+               {"network_gbps", h.networkGbps}};
+    if (h.gpus.empty())
+        hw["gpus"] = "all";
+    else
+        hw["gpus"] = h.gpus;
+    doc["hardware"] = hw;
+    const auto& p = s.pricing;
+    doc["pricing"] = {{"model", toString(p.model)},
+                      {"utilization", p.utilization},
+                      {"electricity_usd_per_kwh", p.electricityUsdPerKwh},
+                      {"pue", p.pue},
+                      {"amortization_years", p.amortizationYears}};
+    return doc.dump(2) + "\n";
+}
+
+Scenario defaultScenario()
+{
+    Scenario s;
+    s.name = "Llama 3.1 8B: fine-tune with LoRA, then serve";
+    s.modelSpec.form = ModelSpec::Form::Preset;
+    s.modelSpec.presetId = "llama-3.1-8b";
+    s.model = resolveModel(s.modelSpec);
+    s.mode = Mode::Training;
+    s.runtime = Runtime::Eager;
+    s.training.method = TrainMethod::Lora;
+    s.training.loraRank = 16;
+    s.training.precision = TrainPrecision::BF16;
+    s.training.optimizer = Optimizer::AdamW;
+    s.training.microBatch = 4;
+    s.training.seqLen = 2048;
+    s.training.checkpointing = Checkpointing::Full;
+    s.training.datasetTokens = 100e6;
+    s.training.epochs = 2;
+    s.inference.precision = InferPrecision::BF16;
+    s.inference.batch = 16;
+    s.inference.promptTokens = 1024;
+    s.inference.outputTokens = 256;
+    s.inference.targets.ttftMs = 1000;
+    s.inference.targets.tpotMs = 50;
+    return s;
+}
+
+std::string_view toString(Mode v) { return kModes[static_cast<std::size_t>(v)]; }
+std::string_view toString(Runtime v) { return kRuntimes[static_cast<std::size_t>(v)]; }
+std::string_view toString(TrainMethod v) { return kMethods[static_cast<std::size_t>(v)]; }
+std::string_view toString(TrainPrecision v) { return kTrainPrecisions[static_cast<std::size_t>(v)]; }
+std::string_view toString(Optimizer v) { return kOptimizers[static_cast<std::size_t>(v)]; }
+std::string_view toString(Checkpointing v) { return kCheckpointing[static_cast<std::size_t>(v)]; }
+std::string_view toString(InferPrecision v) { return kInferPrecisions[static_cast<std::size_t>(v)]; }
+std::string_view toString(PricingModel v) { return kPricingModels[static_cast<std::size_t>(v)]; }
+
+} // namespace gp

@@ -1,0 +1,129 @@
+#pragma once
+#include "errors.h"
+#include "model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp {
+
+enum class Mode { Training, Inference };
+enum class Runtime { Eager, Optimized };
+enum class TrainMethod { Full, Lora, Qlora };
+enum class TrainPrecision { FP32, TF32, AmpBF16, AmpFP16, BF16, FP8 };
+enum class Optimizer { AdamW, SGD, SGDMomentum, AdamW8bit };
+enum class Checkpointing { None, Selective, Full };
+enum class InferPrecision { FP32, FP16, BF16, FP8, INT8, INT4 };
+enum class PricingModel { OnDemand, Spot, Reserved, Purchase };
+
+struct TrainingTargets {
+    std::optional<double> deadlineHours;
+    std::optional<double> budgetUsd;
+};
+
+struct TrainingWorkload {
+    TrainMethod method = TrainMethod::Full;
+    int loraRank = 16;
+    std::vector<std::string> loraTargets{"q_proj", "k_proj", "v_proj", "o_proj"};
+    TrainPrecision precision = TrainPrecision::AmpBF16;
+    Optimizer optimizer = Optimizer::AdamW;
+    int microBatch = 8;
+    int seqLen = 1024;
+    int imageSize = 224;
+    int gradAccum = 1;
+    Checkpointing checkpointing = Checkpointing::None;
+    std::optional<double> datasetTokens;
+    std::optional<double> datasetSamples;
+    double epochs = 1;
+    TrainingTargets targets;
+};
+
+struct InferenceTargets {
+    std::optional<double> ttftMs;
+    std::optional<double> tpotMs;
+    std::optional<double> requestsPerS;
+};
+
+struct InferenceWorkload {
+    InferPrecision precision = InferPrecision::BF16;
+    std::optional<InferPrecision> kvPrecision; // default: precision (int4 -> fp16)
+    int batch = 1;
+    int promptTokens = 1024;
+    int outputTokens = 256;
+    int imageSize = 224;
+    InferenceTargets targets;
+};
+
+struct Hardware {
+    std::vector<std::string> gpus;  // empty = the whole catalog ("all")
+    int count = 1;
+    int tp = 1;
+    int pp = 1;
+    int zero = 0;
+    int maxCount = 1024;
+    double networkGbps = 400;
+};
+
+struct Pricing {
+    PricingModel model = PricingModel::OnDemand;
+    double utilization = 1.0;
+    double electricityUsdPerKwh = 0.12;
+    double pue = 1.3;
+    double amortizationYears = 3;
+};
+
+/// How the model was given, so a saved scenario keeps the user's form.
+struct ModelSpec {
+    enum class Form { Preset, Explicit, HfConfig, Params };
+    Form form = Form::Preset;
+    std::string presetId;          // Form::Preset
+    std::string jsonText;          // Form::Explicit / HfConfig: the object as written
+    double params = 0;             // Form::Params
+    std::optional<ModelFamily> family; // Form::Params
+    MoeSpec moe;                   // Form::Params
+};
+
+struct Scenario {
+    std::string name;
+    ModelSpec modelSpec;
+    ModelArch model;               // resolved from modelSpec
+    Mode mode = Mode::Training;
+    Runtime runtime = Runtime::Eager;
+    TrainingWorkload training;
+    InferenceWorkload inference;
+    Hardware hardware;
+    Pricing pricing;
+};
+
+struct ParsedScenario {
+    Scenario scenario;
+    std::vector<Diagnostic> warnings; // unknown keys and other non-fatal notes
+};
+
+/// Parses and validates a scenario document (UTF-8 JSON text). Throws
+/// InputError listing every problem, each naming its key path.
+ParsedScenario parseScenario(std::string_view text);
+
+/// Resolves scenario.modelSpec into scenario.model; throws InputError.
+ModelArch resolveModel(const ModelSpec& spec);
+
+/// Serializes to the scenario format (pretty JSON, stable key order).
+std::string scenarioToJson(const Scenario& s);
+
+/// Checks ranges and cross-field rules without parsing (for the UI); empty when valid.
+std::vector<Diagnostic> validateScenario(const Scenario& s);
+
+/// The built-in default scenario (the one the app starts on).
+Scenario defaultScenario();
+
+std::string_view toString(Mode v);
+std::string_view toString(Runtime v);
+std::string_view toString(TrainMethod v);
+std::string_view toString(TrainPrecision v);
+std::string_view toString(Optimizer v);
+std::string_view toString(Checkpointing v);
+std::string_view toString(InferPrecision v);
+std::string_view toString(PricingModel v);
+
+} // namespace gp

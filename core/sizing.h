@@ -1,0 +1,69 @@
+#pragma once
+// Internal to the core: the resolved configuration of one scenario on one GPU and
+// the memory / performance models that read it. Kept out of the public headers.
+#include "catalog.h"
+#include "estimate.h"
+#include "scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace gp::detail {
+
+/// What actually runs on this GPU after capability fallbacks (T4 has no BF16, ...).
+struct Plan {
+    const Scenario* s = nullptr;
+    const Gpu* gpu = nullptr;
+    const ModelArch* m = nullptr;
+    bool training = true;
+    bool optimized = false;
+
+    // Training formats
+    TrainPrecision precision = TrainPrecision::AmpBF16;
+    DType compute = DType::BF16;       // format the matmuls run in
+    double weightBytes = 4;            // bytes per stored (master) weight
+    double gradBytes = 4;
+    double stateBytes = 4;             // optimizer state element size
+    double actBytes = 2;               // activation element size in matmuls
+    double residualBytes = 4;          // residual stream element size
+    bool autocast = true;              // AMP: fp32 params, 16-bit matmuls
+    // Inference formats
+    InferPrecision inferPrecision = InferPrecision::BF16;
+    double kvBytes = 2;
+
+    // Parallel layout
+    int count = 1, tp = 1, pp = 1, dp = 1, zero = 0;
+
+    std::vector<std::string> notes;
+    std::vector<Term> terms;
+
+    void term(std::string key, std::string label, double value, std::string unit, std::string formula)
+    {
+        terms.push_back({std::move(key), std::move(label), value, std::move(unit), std::move(formula)});
+    }
+};
+
+/// Resolves formats and fallbacks; records what changed in plan.notes.
+Plan makePlan(const Scenario& s, const Gpu& gpu);
+
+/// Training: parameters the optimizer updates.
+double trainableParams(const Plan& p);
+
+/// Bytes autograd keeps per token per transformer layer without checkpointing
+/// (AMP: fp32 residual and norms, 16-bit casts per linear; see memorymodel.cpp).
+double activationBytesPerTokenLayer(const Plan& p);
+
+MemoryBreakdown trainingMemory(Plan& p);
+MemoryBreakdown inferenceMemory(Plan& p);
+
+/// Fills throughput / latency fields (not cost).
+TrainingResult trainingPerformance(Plan& p);
+InferenceResult inferencePerformance(Plan& p);
+
+/// Relative 1-sigma uncertainty from the calibration residuals (see perfmodel.cpp).
+Uncertainty uncertaintyFor(const Plan& p);
+
+std::string fmt(double v, int precision = 3);   // "%.*g"
+std::string fmtGiB(double bytes);               // "12.3 GiB"
+
+} // namespace gp::detail

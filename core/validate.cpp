@@ -1,0 +1,458 @@
+// Predicted vs measured: turns each measured record (measure.py's shape, or the
+// published-runs shape) into a scenario, estimates it and compares.
+#include "validate.h"
+
+#include "catalog.h"
+#include "errors.h"
+#include "estimate.h"
+#include "jsonread.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace gp {
+
+using nlohmann::json;
+
+namespace {
+
+// The accuracy the README promises on the calibration runs (mean absolute % error).
+const std::map<std::string, double> kBounds = {
+    {"memory_total_gib", 8},   {"train_tokens_per_s", 12}, {"decode_ms", 8},
+    {"prefill_ms", 15},        {"vision_images_per_s", 15},
+};
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+bool has(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
+
+Scenario baseScenario(const std::string& name)
+{
+    Scenario s;
+    s.name = name;
+    s.hardware = Hardware{};
+    s.pricing = Pricing{};
+    return s;
+}
+
+void setHfModel(Scenario& s, json config, const std::string& arch)
+{
+    if (!config.contains("model_type"))
+        config["model_type"] = arch;
+    s.modelSpec.form = ModelSpec::Form::HfConfig;
+    s.modelSpec.jsonText = config.dump();
+    s.model = resolveModel(s.modelSpec);
+}
+
+void setPreset(Scenario& s, std::string id)
+{
+    std::replace(id.begin(), id.end(), '_', '-');
+    if (id == "vit-b-16" || id == "vitb16")
+        id = "vit-b-16";
+    s.modelSpec.form = ModelSpec::Form::Preset;
+    s.modelSpec.presetId = id;
+    s.model = resolveModel(s.modelSpec);
+}
+
+void add(ValidationReport& rep, const std::string& record, const std::string& gpu, const std::string& metric,
+         double predicted, double measured)
+{
+    if (measured > 0 && std::isfinite(predicted))
+        rep.rows.push_back({record, gpu, metric, predicted, measured});
+}
+
+double num(const json& r, const char* key, double fallback = 0)
+{
+    auto it = r.find(key);
+    return it != r.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+/// One record in measure.py's shape.
+void validateMeasured(const json& r, const std::string& gpuId, double contextMib, const Catalog& cat,
+                      ValidationReport& rep)
+{
+    const std::string kind = r.value("kind", "");
+    const std::string name = r.value("name", kind);
+    if (kind == "micro" || kind.empty())
+        return;
+    if (!r.value("ok", true)) {
+        rep.skipped.push_back(name + ": run failed");
+        return;
+    }
+    if (r.contains("scored") && r["scored"].is_boolean() && !r["scored"].get<bool>()) {
+        rep.skipped.push_back(name + ": informational, not scored (" + r.value("note", std::string("see record")) + ")");
+        return;
+    }
+    const Gpu* gpu = cat.find(gpuId);
+    if (!gpu) {
+        rep.skipped.push_back(name + ": unknown GPU \"" + gpuId + "\"");
+        return;
+    }
+    Scenario s = baseScenario(name);
+    s.hardware.gpus = {gpuId};
+    const double measuredTotalGib = (num(r, "peak_reserved_mib") + contextMib) / 1024;
+    if (kind == "train_llm") {
+        s.mode = Mode::Training;
+        s.runtime = r.value("compiled", false) ? Runtime::Optimized : Runtime::Eager;
+        setHfModel(s, r.at("config"), r.value("arch", std::string("llama")));
+        auto& t = s.training;
+        t.microBatch = r.value("micro_batch", 1);
+        t.seqLen = r.value("seq_len", 1024);
+        t.checkpointing = r.value("grad_checkpointing", false) ? Checkpointing::Full : Checkpointing::None;
+        const std::string mode = r.value("precision_mode", std::string("amp_bf16"));
+        t.precision = mode == "pure_bf16" || mode == "bf16" ? TrainPrecision::BF16
+                      : mode == "fp32"                      ? TrainPrecision::FP32
+                      : mode == "tf32"                      ? TrainPrecision::TF32
+                      : mode == "amp_fp16"                  ? TrainPrecision::AmpFP16
+                                                            : TrainPrecision::AmpBF16;
+        const std::string optim = r.value("optimizer", std::string("adamw"));
+        t.optimizer = optim == "sgd" ? Optimizer::SGDMomentum : optim == "adamw_8bit" ? Optimizer::AdamW8bit : Optimizer::AdamW;
+        if (r.contains("lora") && r["lora"].is_object()) {
+            t.method = TrainMethod::Lora;
+            t.loraRank = r["lora"].value("r", 16);
+            t.loraTargets = r["lora"].value("targets", std::vector<std::string>{"q_proj", "v_proj"});
+        }
+        const GpuEstimate e = estimateOn(s, *gpu);
+        add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
+        add(rep, name, gpuId, "train_tokens_per_s", e.training->tokensPerS, num(r, "tokens_per_s"));
+    } else if (kind == "infer_llm") {
+        s.mode = Mode::Inference;
+        s.runtime = r.value("runtime", std::string("optimized")) == "eager" ? Runtime::Eager : Runtime::Optimized;
+        setHfModel(s, r.at("config"), "llama");
+        auto& in = s.inference;
+        in.batch = r.value("batch", 1);
+        in.promptTokens = r.value("context_len", 512);
+        // The decode step was timed at context_len with a cache of context_len + 1.
+        in.outputTokens = 1;
+        const GpuEstimate e = estimateOn(s, *gpu);
+        add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
+        add(rep, name, gpuId, "decode_ms", e.inference->tpotMs.value_or(0), num(r, "decode_step_ms"));
+        add(rep, name, gpuId, "prefill_ms", e.inference->ttftMs.value_or(0), num(r, "ttft_ms_prefill_only"));
+    } else if (kind == "train_vision" || kind == "infer_vision") {
+        const bool train = kind == "train_vision";
+        s.mode = train ? Mode::Training : Mode::Inference;
+        s.runtime = Runtime::Eager;
+        setPreset(s, r.value("arch", std::string("resnet50")));
+        const std::string mode = r.value("precision_mode", std::string("amp_bf16"));
+        if (train) {
+            s.training.microBatch = r.value("batch", 32);
+            s.training.imageSize = r.value("image_size", 224);
+            s.training.optimizer = Optimizer::SGDMomentum;
+            s.training.precision = mode == "fp32" ? TrainPrecision::FP32 : mode == "amp_fp16" ? TrainPrecision::AmpFP16
+                                                                                               : TrainPrecision::AmpBF16;
+        } else {
+            s.inference.batch = r.value("batch", 32);
+            s.inference.imageSize = r.value("image_size", 224);
+            s.inference.precision = mode == "fp32" ? InferPrecision::FP32 : mode == "fp16" ? InferPrecision::FP16
+                                                                                           : InferPrecision::BF16;
+        }
+        const GpuEstimate e = estimateOn(s, *gpu);
+        add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
+        const double predicted = train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0);
+        add(rep, name, gpuId, "vision_images_per_s", predicted, num(r, "images_per_s"));
+    } else {
+        rep.skipped.push_back(name + ": unknown kind \"" + kind + "\"");
+    }
+}
+
+/// One record in published.json's shape (id, category, model_arch, hardware, software, metric, value).
+void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
+{
+    const std::string id = r.value("id", std::string("?"));
+    const std::string category = r.value("category", "");
+    const json& arch = r.value("model_arch", json::object());
+    const json& hw = r.value("hardware", json::object());
+    const json& sw = r.value("software", json::object());
+    const std::string gpuId = gpuIdFromDeviceName(hw.value("gpu", std::string()));
+    const Gpu* gpu = cat.find(gpuId);
+    const std::string label = id + " " + r.value("model", std::string());
+    if (!gpu) {
+        rep.skipped.push_back(label + ": GPU \"" + hw.value("gpu", std::string()) + "\" not mapped to the catalog");
+        return;
+    }
+    Scenario s = baseScenario(label);
+    s.hardware.gpus = {gpuId};
+    s.hardware.count = hw.value("count", 1);
+    const std::string precision = lower(sw.value("precision", std::string()));
+    const std::string framework = lower(sw.value("framework", std::string()));
+    const std::string modelName = lower(r.value("model", std::string()));
+    auto explicitModel = [&] {
+        json m = {{"family", "decoder"},
+                  {"layers", arch.value("layers", 0)},
+                  {"hidden", arch.value("hidden", 0)},
+                  {"heads", arch.value("heads", 0)},
+                  {"kv_heads", arch.value("kv_heads", arch.value("heads", 0))},
+                  {"ffn_hidden", arch.value("ffn_hidden", 0)},
+                  {"vocab", arch.value("vocab", 0)}};
+        const bool gelu = arch.value("ffn_hidden", 0) == 4 * arch.value("hidden", 0);
+        m["ffn"] = gelu ? "gelu" : "swiglu";
+        if (gelu)
+            m["positional"] = "rope"; // MPT uses ALiBi: no learned position table
+        s.modelSpec.form = ModelSpec::Form::Explicit;
+        s.modelSpec.jsonText = m.dump();
+        s.model = resolveModel(s.modelSpec);
+    };
+    try {
+        if (category == "training_throughput") {
+            explicitModel();
+            s.mode = Mode::Training;
+            s.runtime = Runtime::Optimized;
+            s.training.microBatch = sw.value("micro_batch_per_gpu", 1);
+            s.training.seqLen = arch.value("seq_len", 2048);
+            const std::string ac = lower(sw.value("activation_checkpointing", std::string("none")));
+            s.training.checkpointing = has(ac, "selective") ? Checkpointing::Selective
+                                       : has(ac, "full")    ? Checkpointing::Full
+                                                            : Checkpointing::None;
+            s.training.precision = TrainPrecision::AmpBF16;
+            const std::string par = lower(sw.value("parallelism", std::string()));
+            s.hardware.zero = has(par, "fsdp") || has(par, "zero-3") ? 3 : 0;
+            const GpuEstimate e = estimateOn(s, *gpu);
+            add(rep, label, gpuId, "published_train_tokens_per_s_per_gpu", e.training->tokensPerS / s.hardware.count,
+                num(r, "value"));
+        } else if (category == "training_memory") {
+            explicitModel();
+            s.mode = Mode::Training;
+            s.runtime = has(lower(r.value("notes", std::string())), "torch.compile on") ? Runtime::Optimized : Runtime::Eager;
+            s.training.microBatch = sw.value("micro_batch_per_gpu", 1);
+            s.training.seqLen = arch.value("seq_len", 2048);
+            const std::string mode = lower(r.value("mode", std::string()));
+            const std::string optim = lower(sw.value("optimizer", std::string()));
+            s.training.method = has(mode, "qlora") ? TrainMethod::Qlora : has(mode, "lora") ? TrainMethod::Lora : TrainMethod::Full;
+            s.training.precision = TrainPrecision::BF16;
+            s.training.optimizer = has(optim, "8bit") ? Optimizer::AdamW8bit : Optimizer::AdamW;
+            s.training.checkpointing = Checkpointing::Full;
+            if (s.training.method != TrainMethod::Full)
+                s.training.loraTargets = {"q_proj", "v_proj", "o_proj"};
+            const GpuEstimate e = estimateOn(s, *gpu);
+            // torchtune reports max_memory_reserved: no CUDA context.
+            add(rep, label, gpuId, "published_peak_reserved_gib",
+                units::bytesToGiB(e.memory.total()) - 620.0 / 1024, num(r, "value"));
+        } else if (category == "vision") {
+            setPreset(s, has(modelName, "resnet-50") || has(modelName, "resnet50") ? "resnet50" : "resnet18");
+            const bool train = has(lower(r.value("mode", std::string())), "training");
+            s.mode = train ? Mode::Training : Mode::Inference;
+            s.runtime = Runtime::Eager;
+            const int batch = sw.value("micro_batch_per_gpu", 256);
+            if (train) {
+                s.training.microBatch = batch;
+                s.training.optimizer = Optimizer::SGDMomentum;
+                s.training.precision = has(precision, "fp16") ? TrainPrecision::AmpFP16 : TrainPrecision::AmpBF16;
+            } else {
+                s.inference.batch = batch;
+                s.inference.precision = InferPrecision::FP16;
+            }
+            const GpuEstimate e = estimateOn(s, *gpu);
+            add(rep, label, gpuId, "published_vision_images_per_s",
+                train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0), num(r, "value"));
+        } else {
+            rep.skipped.push_back(label + ": " + category +
+                                  " at maximum load needs the continuous-batching solver (not scored yet)");
+        }
+    } catch (const InputError& e) {
+        rep.skipped.push_back(label + ": " + e.what());
+    }
+}
+
+} // namespace
+
+std::string gpuIdFromDeviceName(const std::string& raw)
+{
+    const std::string n = lower(raw);
+    struct Rule {
+        const char* a;
+        const char* b;
+        const char* id;
+    };
+    static const Rule rules[] = {
+        {"gh200", "", "nvidia-gh200"},
+        {"h200", "nvl", "nvidia-h200-nvl"},
+        {"h200", "", "nvidia-h200-sxm"},
+        {"h100", "nvl", "nvidia-h100-nvl"},
+        {"h100", "pcie", "nvidia-h100-pcie"},
+        {"h100", "", "nvidia-h100-sxm"},
+        {"gb200", "", "nvidia-gb200"},
+        {"gb300", "", "nvidia-gb300"},
+        {"b200", "", "nvidia-b200"},
+        {"b300", "", "nvidia-b300"},
+        {"a100", "40gb", "nvidia-a100-40gb-sxm"},
+        {"a100", "pcie", "nvidia-a100-80gb-pcie"},
+        {"a100", "", "nvidia-a100-80gb-sxm"},
+        {"a10g", "", "nvidia-a10g"},
+        {"l40s", "", "nvidia-l40s"},
+        {"l40", "", "nvidia-l40"},
+        {"a40", "", "nvidia-a40"},
+        {"a30", "", "nvidia-a30"},
+        {"v100", "32", "nvidia-v100-sxm2-32gb"},
+        {"v100", "", "nvidia-v100-sxm2-16gb"},
+        {"rtx 6000 ada", "", "nvidia-rtx-6000-ada"},
+        {"rtx pro 6000", "", "nvidia-rtx-pro-6000-blackwell"},
+        {"rtx a6000", "", "nvidia-rtx-a6000"},
+        {"a6000", "", "nvidia-rtx-a6000"},
+        {"5090", "", "nvidia-rtx-5090"},
+        {"5080", "", "nvidia-rtx-5080"},
+        {"4090", "", "nvidia-rtx-4090"},
+        {"4080", "", "nvidia-rtx-4080"},
+        {"3090", "", "nvidia-rtx-3090"},
+        {"mi300x", "", "amd-mi300x"},
+        {"mi325x", "", "amd-mi325x"},
+        {"mi355x", "", "amd-mi355x"},
+        {"mi250", "", "amd-mi250x"},
+        {"t4", "", "nvidia-t4"},
+        {"l4", "", "nvidia-l4"},
+        {"a10", "", "nvidia-a10"},
+    };
+    for (const auto& r : rules)
+        if (has(n, r.a) && (r.b[0] == 0 || has(n, r.b)))
+            return r.id;
+    return std::string();
+}
+
+bool ValidationReport::withinBounds() const
+{
+    for (const auto& [metric, m] : metrics)
+        if (m.bound > 0 && m.n > 0 && m.mape > m.bound)
+            return false;
+    return true;
+}
+
+void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report)
+{
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::exception& e) {
+        throw InputError(origin, std::string("not valid JSON: ") + e.what());
+    }
+    if (doc.is_object() && doc.contains("records"))
+        doc = doc["records"];
+    if (!doc.is_array())
+        throw InputError(origin, "must be a JSON array of measured records");
+    std::string gpuId;
+    double contextMib = 620;
+    for (const auto& r : doc) {
+        if (r.is_object() && r.value("name", std::string()) == "device") {
+            gpuId = r.value("gpu_id", gpuIdFromDeviceName(r.value("gpu", std::string())));
+            contextMib = num(r, "context_overhead_mib", contextMib);
+        }
+    }
+    for (const auto& r : doc) {
+        if (!r.is_object())
+            continue;
+        try {
+            if (r.contains("category") && r.contains("metric"))
+                validatePublished(r, catalog, report);
+            else if (r.contains("kind"))
+                validateMeasured(r, r.value("gpu_id", gpuId), contextMib, catalog, report);
+        } catch (const std::exception& e) {
+            report.skipped.push_back(r.value("name", r.value("id", std::string("?"))) + ": " + e.what());
+        }
+    }
+}
+
+void summarize(ValidationReport& report)
+{
+    report.metrics.clear();
+    for (const auto& row : report.rows) {
+        auto& m = report.metrics[row.metric];
+        m.n++;
+        m.mape += std::fabs(row.errorPct());
+    }
+    for (auto& [metric, m] : report.metrics) {
+        m.mape /= std::max(1, m.n);
+        auto it = kBounds.find(metric);
+        m.bound = it != kBounds.end() ? it->second : 0;
+    }
+}
+
+ValidationReport validateDirectory(const std::string& dir, const Catalog& catalog)
+{
+    namespace fs = std::filesystem;
+    ValidationReport report;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw InputError(dir, "not a directory");
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".json")
+            files.push_back(entry.path());
+    if (ec)
+        throw InputError(dir, "cannot read: " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        try {
+            validateText(ss.str(), f.filename().string(), catalog, report);
+        } catch (const InputError& e) {
+            report.skipped.push_back(f.filename().string() + ": " + e.what());
+        }
+    }
+    summarize(report);
+    return report;
+}
+
+std::string validationToTable(const ValidationReport& r)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-48s %-22s %-36s %12s %12s %8s\n", "record", "gpu", "metric", "predicted",
+                  "measured", "error");
+    out << line;
+    for (const auto& row : r.rows) {
+        std::snprintf(line, sizeof line, "%-48s %-22s %-36s %12.4g %12.4g %+7.1f%%\n", row.record.substr(0, 48).c_str(),
+                      row.gpu.c_str(), row.metric.c_str(), row.predicted, row.measured, row.errorPct());
+        out << line;
+    }
+    out << "\n";
+    std::snprintf(line, sizeof line, "%-36s %4s %8s %8s %s\n", "metric", "n", "MAPE", "bound", "");
+    out << line;
+    for (const auto& [metric, m] : r.metrics) {
+        std::snprintf(line, sizeof line, "%-36s %4d %7.1f%% %7s %s\n", metric.c_str(), m.n, m.mape,
+                      m.bound > 0 ? (std::to_string(int(m.bound)) + "%").c_str() : "-",
+                      m.bound <= 0 ? "" : (m.mape <= m.bound ? "ok" : "OVER"));
+        out << line;
+    }
+    if (!r.skipped.empty()) {
+        out << "\nnot scored:\n";
+        for (const auto& s : r.skipped)
+            out << "  " << s << "\n";
+    }
+    return out.str();
+}
+
+std::string validationToJson(const ValidationReport& r)
+{
+    nlohmann::ordered_json doc;
+    doc["format"] = "gpuplanner-validation";
+    doc["version"] = 1;
+    auto rows = nlohmann::ordered_json::array();
+    for (const auto& row : r.rows)
+        rows.push_back({{"record", row.record},
+                        {"gpu", row.gpu},
+                        {"metric", row.metric},
+                        {"predicted", row.predicted},
+                        {"measured", row.measured},
+                        {"error_pct", row.errorPct()}});
+    doc["rows"] = rows;
+    auto metrics = nlohmann::ordered_json::object();
+    for (const auto& [metric, m] : r.metrics)
+        metrics[metric] = {{"n", m.n}, {"mape_pct", m.mape}, {"bound_pct", m.bound}};
+    doc["metrics"] = metrics;
+    doc["skipped"] = r.skipped;
+    return doc.dump(2) + "\n";
+}
+
+} // namespace gp

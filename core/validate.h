@@ -1,0 +1,47 @@
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gp {
+
+class Catalog;
+
+/// One predicted-vs-measured comparison.
+struct ValidationRow {
+    std::string record;   // the record's name / id
+    std::string gpu;      // catalog id
+    std::string metric;   // memory_total_gib, train_tokens_per_s, decode_ms, prefill_ms, vision_images_per_s, ...
+    double predicted = 0;
+    double measured = 0;
+    double errorPct() const { return measured != 0 ? (predicted - measured) / measured * 100 : 0; }
+};
+
+struct MetricSummary {
+    int n = 0;
+    double mape = 0;      // mean absolute percentage error
+    double bound = 0;     // the accuracy the project promises (README); 0 = informational
+};
+
+struct ValidationReport {
+    std::vector<ValidationRow> rows;
+    std::map<std::string, MetricSummary> metrics;
+    std::vector<std::string> skipped;  // "name: reason"
+    bool withinBounds() const;
+};
+
+/// Predicts every measured record in the JSON files of `dir` (files shaped like
+/// tests/data/calibration/measured-*.json or published.json). Throws InputError
+/// when the directory cannot be read.
+ValidationReport validateDirectory(const std::string& dir, const Catalog& catalog);
+/// Same for one file's text.
+void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report);
+void summarize(ValidationReport& report);
+
+std::string validationToTable(const ValidationReport& r);
+std::string validationToJson(const ValidationReport& r);
+
+/// Maps a device name as nvidia-smi / torch print it ("NVIDIA H100 80GB HBM3") to a catalog id.
+std::string gpuIdFromDeviceName(const std::string& name);
+
+} // namespace gp
