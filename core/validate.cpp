@@ -222,6 +222,11 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
             add(rep, label, gpuId, "published_train_tokens_per_s_per_gpu", e.training->tokensPerS / s.hardware.count,
                 num(r, "value"));
         } else if (category == "training_memory") {
+            if (has(lower(sw.value("optimizer", std::string())), "paged")) {
+                rep.skipped.push_back(label + ": paged 8-bit AdamW with optimizer-in-backward keeps states in host "
+                                              "memory and stores no gradients; not modelled");
+                return;
+            }
             explicitModel();
             s.mode = Mode::Training;
             s.runtime = has(lower(r.value("notes", std::string())), "torch.compile on") ? Runtime::Optimized : Runtime::Eager;
