@@ -1,0 +1,105 @@
+// The accuracy the README promises, checked on the measured calibration runs
+// (tests/data/calibration/measured-h100.json) and the published runs.
+#include "core/catalog.h"
+#include "core/validate.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+class TestValidation : public QObject {
+    Q_OBJECT
+
+private:
+    gp::ValidationReport m_report;
+
+private slots:
+    void initTestCase()
+    {
+        m_report = gp::validateDirectory(GP_TEST_DATA_DIR "/calibration", gp::Catalog::builtin());
+    }
+
+    void everyScoredRecordIsPredicted()
+    {
+        // 11 scored measured runs (+2 informational HF generate runs skipped),
+        // each with a memory figure and one speed figure or two (LLM inference).
+        int measuredMemory = 0;
+        for (const auto& row : m_report.rows)
+            measuredMemory += row.metric == "memory_total_gib";
+        QCOMPARE(measuredMemory, 11);
+        QCOMPARE(m_report.metrics.at("decode_ms").n, 3);
+        QCOMPARE(m_report.metrics.at("prefill_ms").n, 3);
+        QCOMPARE(m_report.metrics.at("train_tokens_per_s").n, 6);
+        QCOMPARE(m_report.metrics.at("vision_images_per_s").n, 2);
+    }
+
+    void boundsHold_data()
+    {
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<double>("bound");
+        QTest::addRow("memory total") << "memory_total_gib" << 8.0;
+        QTest::addRow("training throughput") << "train_tokens_per_s" << 12.0;
+        QTest::addRow("decode time per token") << "decode_ms" << 8.0;
+        QTest::addRow("prefill") << "prefill_ms" << 15.0;
+        QTest::addRow("vision throughput") << "vision_images_per_s" << 15.0;
+    }
+
+    void boundsHold()
+    {
+        QFETCH(QString, metric);
+        QFETCH(double, bound);
+        const auto& m = m_report.metrics.at(metric.toStdString());
+        QVERIFY2(m.mape <= bound, qPrintable(QStringLiteral("%1 MAPE %2% > %3%").arg(metric).arg(m.mape).arg(bound)));
+        QCOMPARE(m.bound, bound);
+    }
+
+    void noSingleRecordIsWildlyOff()
+    {
+        // A record more than 20% off would hide behind a good mean.
+        for (const auto& row : m_report.rows) {
+            if (row.metric.rfind("published_", 0) == 0)
+                continue;
+            QVERIFY2(std::fabs(row.errorPct()) < 20,
+                     qPrintable(QString::fromStdString(row.record + " " + row.metric) +
+                                QStringLiteral(" off by %1%").arg(row.errorPct())));
+        }
+    }
+
+    void publishedRunsAreScoredWithReasonsForTheRest()
+    {
+        const auto& pub = m_report.metrics.at("published_train_tokens_per_s_per_gpu");
+        QCOMPARE(pub.n, 3);
+        QVERIFY(pub.mape < 20);
+        QCOMPARE(m_report.metrics.at("published_vision_images_per_s").n, 2);
+        QVERIFY(m_report.metrics.at("published_vision_images_per_s").mape < 10);
+        bool pagedExplained = false;
+        for (const auto& s : m_report.skipped)
+            pagedExplained = pagedExplained || s.find("paged") != std::string::npos;
+        QVERIFY(pagedExplained);
+    }
+
+    void deviceNamesMapToCatalogIds_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("id");
+        QTest::addRow("h100 sxm") << "NVIDIA H100 80GB HBM3" << "nvidia-h100-sxm";
+        QTest::addRow("h100 pcie") << "NVIDIA H100 PCIe" << "nvidia-h100-pcie";
+        QTest::addRow("h200") << "NVIDIA H200" << "nvidia-h200-sxm";
+        QTest::addRow("a100 40") << "NVIDIA A100-SXM4-40GB" << "nvidia-a100-40gb-sxm";
+        QTest::addRow("a100 80") << "NVIDIA A100-SXM4-80GB" << "nvidia-a100-80gb-sxm";
+        QTest::addRow("4090") << "NVIDIA GeForce RTX 4090" << "nvidia-rtx-4090";
+        QTest::addRow("l40s") << "NVIDIA L40S" << "nvidia-l40s";
+        QTest::addRow("l4") << "NVIDIA L4" << "nvidia-l4";
+        QTest::addRow("unknown") << "Some Accelerator" << "";
+    }
+
+    void deviceNamesMapToCatalogIds()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, id);
+        QCOMPARE(QString::fromStdString(gp::gpuIdFromDeviceName(name.toStdString())), id);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestValidation)
+#include "tst_validation.moc"
