@@ -28,12 +28,15 @@ DType trainCompute(TrainPrecision p)
 
 } // namespace
 
-Plan makePlan(const Scenario& s, const Gpu& gpu)
+Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain)
 {
     Plan p;
+    p.explain = explain;
     p.s = &s;
     p.gpu = &gpu;
     p.m = &s.model;
+    if (s.model.isLanguageModel())
+        p.linears = s.model.layerLinears();
     p.training = s.mode == Mode::Training;
     p.optimized = s.runtime == Runtime::Optimized;
     p.count = s.hardware.count;
@@ -239,9 +242,9 @@ Price pricePerGpuHour(const Scenario& s, const Gpu& g)
 
 } // namespace
 
-GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
+GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options)
 {
-    detail::Plan plan = detail::makePlan(s, gpu);
+    detail::Plan plan = detail::makePlan(s, gpu, options.explain);
     GpuEstimate e;
     e.gpuId = gpu.id;
     e.gpuName = gpu.name;
@@ -253,8 +256,8 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
     e.memory = plan.training ? detail::trainingMemory(plan) : detail::inferenceMemory(plan);
     e.fits = e.memory.total() <= e.capacityBytes;
     plan.term("memory.total", "Total at the peak", units::bytesToGiB(e.memory.total()), "GiB",
-              "weights + gradients + optimizer + activations + KV cache + overhead; capacity " +
-                  detail::fmtGiB(e.capacityBytes));
+              [&] { return std::string("weights + gradients + optimizer + activations + KV cache + overhead; capacity " +
+                  detail::fmtGiB(e.capacityBytes)); });
     if (!e.fits)
         e.targetMisses.push_back("needs " + detail::fmtGiB(e.memory.total()) + " per GPU, has " +
                                  detail::fmtGiB(e.capacityBytes));
@@ -287,14 +290,14 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
             if (effectiveUsdPerHour > 0)
                 r.costUsd = *r.hours * effectiveUsdPerHour;
             plan.term("cost.hours", "Time to train", *r.hours, "h",
-                      detail::fmt(work) + (s.model.isLanguageModel() ? " tokens" : " samples") + " / " +
-                          detail::fmt(rate) + " per s / 3600");
+                      [&] { return std::string(detail::fmt(work) + (s.model.isLanguageModel() ? " tokens" : " samples") + " / " +
+                          detail::fmt(rate) + " per s / 3600"); });
             if (r.costUsd)
                 plan.term("cost.total", "Cost to train", *r.costUsd, "USD",
-                          detail::fmt(*r.hours) + " h x $" + detail::fmt(e.usdPerHour) + "/h" +
+                          [&] { return std::string(detail::fmt(*r.hours) + " h x $" + detail::fmt(e.usdPerHour) + "/h" +
                               (s.pricing.model == PricingModel::Purchase
                                    ? std::string(" (owned: amortization + energy)")
-                                   : " / utilization " + detail::fmt(s.pricing.utilization)));
+                                   : " / utilization " + detail::fmt(s.pricing.utilization))); });
         }
         if (t.targets.deadlineHours && r.hours && *r.hours > *t.targets.deadlineHours)
             e.targetMisses.push_back("takes " + detail::fmt(*r.hours) + " h, deadline " +
@@ -302,7 +305,7 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
         if (t.targets.budgetUsd && r.costUsd && *r.costUsd > *t.targets.budgetUsd)
             e.targetMisses.push_back("costs $" + detail::fmt(*r.costUsd) + ", budget $" +
                                      detail::fmt(*t.targets.budgetUsd));
-        plan.term("perf.step", "Step time", r.stepMs, "ms", "per optimizer step (micro_batch x grad_accum per GPU)");
+        plan.term("perf.step", "Step time", r.stepMs, "ms", [&] { return std::string("per optimizer step (micro_batch x grad_accum per GPU)"); });
         e.training = r;
     } else {
         InferenceResult r = detail::inferencePerformance(plan);
@@ -310,8 +313,8 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
         if (r.tokensPerS && *r.tokensPerS > 0 && effectiveUsdPerHour > 0) {
             r.usdPerMillionTokens = effectiveUsdPerHour / (*r.tokensPerS * 3600) * 1e6;
             plan.term("cost.per_million", "Cost per million output tokens", *r.usdPerMillionTokens, "USD",
-                      "$" + detail::fmt(effectiveUsdPerHour) + "/h / (" + detail::fmt(*r.tokensPerS) +
-                          " tokens/s x 3600) x 1e6");
+                      [&] { return std::string("$" + detail::fmt(effectiveUsdPerHour) + "/h / (" + detail::fmt(*r.tokensPerS) +
+                          " tokens/s x 3600) x 1e6"); });
         }
         if (tg.ttftMs && r.ttftMs && *r.ttftMs > *tg.ttftMs)
             e.targetMisses.push_back("TTFT " + detail::fmt(*r.ttftMs) + " ms > target " + detail::fmt(*tg.ttftMs) + " ms");
@@ -338,13 +341,13 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu)
     return e;
 }
 
-Estimate estimate(const Scenario& s, const Catalog& catalog)
+Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptions& options)
 {
     Estimate out;
     out.scenario = s.name;
     if (s.hardware.gpus.empty()) {
         for (const auto& g : catalog.gpus())
-            out.results.push_back(estimateOn(s, g));
+            out.results.push_back(estimateOn(s, g, options));
         return out;
     }
     std::vector<Diagnostic> problems;
@@ -357,7 +360,7 @@ Estimate estimate(const Scenario& s, const Catalog& catalog)
     if (!problems.empty())
         throw InputError(std::move(problems));
     for (const auto& id : s.hardware.gpus)
-        out.results.push_back(estimateOn(s, *catalog.find(id)));
+        out.results.push_back(estimateOn(s, *catalog.find(id), options));
     return out;
 }
 

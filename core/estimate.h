@@ -81,11 +81,15 @@ struct Estimate {
     std::vector<std::string> warnings;
 };
 
+struct EstimateOptions {
+    bool explain = true; // fill GpuEstimate::terms (the "why this number" formulas)
+};
+
 /// Estimates the scenario on one GPU.
-GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu);
+GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options = {});
 /// Estimates on every GPU the scenario names (or the whole catalog).
 /// Throws InputError for unknown GPU ids.
-Estimate estimate(const Scenario& s, const Catalog& catalog);
+Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptions& options = {});
 
 /// The output document of `gpuplanner-cli estimate` (spec: gpuplanner-estimate v1).
 std::string estimateToJson(const Estimate& e);

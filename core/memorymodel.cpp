@@ -185,7 +185,7 @@ double trainableParams(const Plan& p)
         return m.isLanguageModel() ? m.totalParams() : m.vision.params;
     const int r = p.s->training.loraRank;
     double n = 0;
-    for (const auto& lin : m.layerLinears())
+    for (const auto& lin : p.linears)
         if (targeted(p, lin.name))
             n += double(r) * double(lin.in + lin.out) * (m.moe.enabled() && lin.perLayer > 1 ? m.moe.experts + m.moe.shared : 1);
     return n * m.layers;
@@ -217,8 +217,8 @@ MemoryBreakdown trainingMemory(Plan& p)
             act *= kSelectiveFactor;
         mem.activations = act;
         p.term("memory.activations", "Activations", units::bytesToGiB(act), "GiB",
-               fmt(perImage / 1e6) + " MB per image (calibrated at " + std::to_string(m.vision.nativeImageSize) +
-                   " px, scaled by area) x batch " + std::to_string(t.microBatch));
+               [&] { return std::string(fmt(perImage / 1e6) + " MB per image (calibrated at " + std::to_string(m.vision.nativeImageSize) +
+                   " px, scaled by area) x batch " + std::to_string(t.microBatch)); });
     } else {
         const double n = m.totalParams();
         const double trainable = trainableParams(p);
@@ -233,12 +233,12 @@ MemoryBreakdown trainingMemory(Plan& p)
                                     : n * (p.weightBytes >= 4 && !p.autocast ? 4 : 2);
             mem.weights = base / shard + trainable * 4;
             p.term("memory.weights", "Weights (frozen base + adapters)", units::bytesToGiB(mem.weights), "GiB",
-                   t.method == TrainMethod::Qlora ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings + 4 B x adapters"
+                   [&] { return std::string(t.method == TrainMethod::Qlora ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings + 4 B x adapters"
                                                   : "2 B x " + fmt(n / 1e9) + "B base + 4 B x " + fmt(trainable / 1e6) +
-                                                        "M fp32 adapters");
+                                                        "M fp32 adapters"); });
             if (t.method == TrainMethod::Qlora) {
                 std::int64_t biggest = 0;
-                for (const auto& lin : m.layerLinears())
+                for (const auto& lin : p.linears)
                     biggest = std::max(biggest, lin.in * lin.out);
                 mem.activations += double(biggest) * 2; // one dequantized bf16 weight at a time
             }
@@ -253,7 +253,7 @@ MemoryBreakdown trainingMemory(Plan& p)
             }
             if (shard > 1 || p.zero >= 3)
                 f += ", sharded over tp x pp" + std::string(p.zero >= 3 ? " x dp (ZeRO-3)" : "");
-            p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", f);
+            p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", [&] { return std::string(f); });
         }
         // Optimizer states
         const double stateElems = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
@@ -265,9 +265,9 @@ MemoryBreakdown trainingMemory(Plan& p)
             opt /= p.dp;
         mem.optimizer = opt;
         p.term("memory.optimizer", "Optimizer states", units::bytesToGiB(opt), "GiB",
-               std::string(toString(t.optimizer)) + ": " +
+               [&] { return std::string(std::string(toString(t.optimizer)) + ": " +
                    (t.optimizer == Optimizer::AdamW8bit ? "2 x 1 B" : fmt(stateElems) + " x " + fmt(lora ? 4 : p.stateBytes) + " B") +
-                   " x " + fmt(trainable / 1e6) + "M trainable params" + (p.zero >= 1 ? " / dp (ZeRO-1+)" : ""));
+                   " x " + fmt(trainable / 1e6) + "M trainable params" + (p.zero >= 1 ? " / dp (ZeRO-1+)" : "")); });
         // Gradients (full size; see the peak below)
         double grads = trainable * (lora ? 4 : p.gradBytes) / (lora ? 1 : shard);
         if (p.zero >= 2)
@@ -305,10 +305,10 @@ MemoryBreakdown trainingMemory(Plan& p)
             const double recomputeMoment = perLayer * tokens + tokens * double(m.vocab) * 2 / p.tp;
             logits = std::max(logits, recomputeMoment);
         }
-        p.term("memory.activations.layers", "Activations saved for backward", units::bytesToGiB(act), "GiB", f);
+        p.term("memory.activations.layers", "Activations saved for backward", units::bytesToGiB(act), "GiB", [&] { return std::string(f); });
         p.term("memory.activations.logits", "Logits and loss buffers", units::bytesToGiB(logits), "GiB",
-               fmt(logitBytesPerElement(p)) + " B x tokens x vocab = " + fmt(logitBytesPerElement(p)) + " x " +
-                   fmt(tokens) + " x " + std::to_string(m.vocab));
+               [&] { return std::string(fmt(logitBytesPerElement(p)) + " B x tokens x vocab = " + fmt(logitBytesPerElement(p)) + " x " +
+                   fmt(tokens) + " x " + std::to_string(m.vocab)); });
         mem.activations += act + logits;
 
         // Peak: gradients are allocated as backward frees activations (grads are
@@ -319,11 +319,12 @@ MemoryBreakdown trainingMemory(Plan& p)
         const double atStart = mem.activations + headGrad;
         const double atEnd = grads + tokens * m.hidden * 4;
         p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB",
-               fmt(lora ? 4 : p.gradBytes) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
-                   (p.zero >= 2 ? " / dp (ZeRO-2+)" : ""));
+               [&] { return std::string(fmt(lora ? 4 : p.gradBytes) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
+                   (p.zero >= 2 ? " / dp (ZeRO-2+)" : "")); });
         if (atStart >= atEnd) {
             mem.gradients = headGrad;
-            p.notes.push_back("Peak at the start of backward: activations (" + fmtGiB(mem.activations) +
+            if (p.explain)
+                p.notes.push_back("Peak at the start of backward: activations (" + fmtGiB(mem.activations) +
                               ") outweigh the gradients (" + fmtGiB(grads) +
                               "), which are allocated as activations are freed.");
         } else {
@@ -339,9 +340,9 @@ MemoryBreakdown trainingMemory(Plan& p)
                          (s.training.checkpointing == Checkpointing::Full ? kCheckpointSlack * mem.activations : 0);
     mem.overhead = contextBytes(*p.gpu) + buffers + slack;
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
-           "CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + framework workspaces " + fmt(buffers / kMiB) +
+           [&] { return std::string("CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + framework workspaces " + fmt(buffers / kMiB) +
                " MiB + allocator cache " + fmt(kAllocatorSlack * 100) + "% of allocated" +
-               (s.training.checkpointing == Checkpointing::Full ? " (+12% of activations: recompute churn)" : ""));
+               (s.training.checkpointing == Checkpointing::Full ? " (+12% of activations: recompute churn)" : "")); });
     return mem;
 }
 
@@ -368,9 +369,9 @@ MemoryBreakdown inferenceMemory(Plan& p)
         const double scale = std::pow(double(inf.imageSize) / m.vision.nativeImageSize, 2);
         mem.activations = m.vision.inferActivationBytesPerImage * scale * inf.batch * (wbytes >= 4 ? 2 : 1);
         p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
-               fmt(wbytes) + " B x " + fmt(m.vision.params / 1e6) + "M params");
+               [&] { return std::string(fmt(wbytes) + " B x " + fmt(m.vision.params / 1e6) + "M params"); });
         p.term("memory.activations", "Activations (transient)", units::bytesToGiB(mem.activations), "GiB",
-               fmt(m.vision.inferActivationBytesPerImage / 1e6) + " MB per image x batch " + std::to_string(inf.batch));
+               [&] { return std::string(fmt(m.vision.inferActivationBytesPerImage / 1e6) + " MB per image x batch " + std::to_string(inf.batch)); });
     } else {
         const double n = m.totalParams();
         // Quantized formats keep the embeddings (and an untied head) in 16-bit.
@@ -378,15 +379,15 @@ MemoryBreakdown inferenceMemory(Plan& p)
         const double w = wbytes < 2 ? (n - emb) * wbytes + emb * 2 : n * wbytes;
         mem.weights = w / shard;
         p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
-               fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
-                   (shard > 1 ? " / (tp x pp)" : ""));
+               [&] { return std::string(fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
+                   (shard > 1 ? " / (tp x pp)" : "")); });
         const double ctx = double(inf.promptTokens) + inf.outputTokens;
         const double kv = double(inf.batch) * ctx * m.kvElementsPerToken() * p.kvBytes / shard;
         mem.kvCache = kv;
         p.term("memory.kv_cache", "KV cache", units::bytesToGiB(kv), "GiB",
-               "batch x (prompt + output) x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
+               [&] { return std::string("batch x (prompt + output) x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
                    " B = " + std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " +
-                   fmt(p.kvBytes));
+                   fmt(p.kvBytes)); });
         // Prefill transient: the MLP's fused gate/up output, its activation and
         // product, plus the attention projections, for the whole prompt batch
         // (calibrated: 43 B x h per token on Llama 3 8B).
@@ -398,14 +399,14 @@ MemoryBreakdown inferenceMemory(Plan& p)
         const double act = tokens * perToken + double(inf.batch) * m.vocab * 4;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB",
-               "(8 h + 10 ffn) x 2 B x batch x prompt + fp32 logits of the last token");
+               [&] { return std::string("(8 h + 10 ffn) x 2 B x batch x prompt + fp32 logits of the last token"); });
     }
     const double allocated = mem.weights + mem.kvCache + mem.activations;
     const double slack = kAllocatorSlack * allocated;
     mem.overhead = contextBytes(*p.gpu) + kInferBuffers + slack;
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
-           "CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + workspaces " + fmt(kInferBuffers / kMiB) +
-               " MiB + allocator cache 5% of allocated");
+           [&] { return std::string("CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + workspaces " + fmt(kInferBuffers / kMiB) +
+               " MiB + allocator cache 5% of allocated"); });
     return mem;
 }
 

@@ -133,7 +133,7 @@ GemmWork forwardGemms(const Plan& p, double tokens, double headTokens, DType t)
     GemmWork w;
     const double pk = peak(p, t);
     const int layers = (m.layers + p.pp - 1) / p.pp;
-    for (const auto& lin : m.layerLinears()) {
+    for (const auto& lin : p.linears) {
         double mTokens = tokens;
         double copies = lin.perLayer;
         if (m.moe.enabled() && lin.perLayer > 1) {
@@ -216,11 +216,11 @@ TrainingResult trainingPerformance(Plan& p)
         micro = conv + ew + kernels;
         modelFlops = 3 * fwd;
         p.term("time.compute", "Convolutions", conv * 1e3, "ms",
-               fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(kConvEff) + ")");
+               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(kConvEff) + ")"); });
         p.term("time.memory", "Elementwise (BN, ReLU, adds)", ew * 1e3, "ms",
-               fmt(kVisionEw) + " x activation bytes / bandwidth");
+               [&] { return std::string(fmt(kVisionEw) + " x activation bytes / bandwidth"); });
         p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
-               fmt(m.vision.kernelsPerStep) + " kernels x 3 x " + fmt(tKernel * 1e6) + " us");
+               [&] { return std::string(fmt(m.vision.kernelsPerStep) + " kernels x 3 x " + fmt(tKernel * 1e6) + " us"); });
     } else {
         const double tokens = double(t.microBatch) * t.seqLen;
         const bool lora = t.method != TrainMethod::Full;
@@ -232,7 +232,7 @@ TrainingResult trainingPerformance(Plan& p)
         double gemm = fwd.seconds * (1 + bwdFactor + recompute);
         double adapterFlops = 0;
         if (lora) {
-            for (const auto& lin : m.layerLinears())
+            for (const auto& lin : p.linears)
                 if (std::find(t.loraTargets.begin(), t.loraTargets.end(), lin.name) != t.loraTargets.end())
                     adapterFlops += 6.0 * tokens * t.loraRank * double(lin.in + lin.out) * lin.perLayer * m.layers;
             gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p.compute, tokens, t.loraRank, m.hidden));
@@ -251,17 +251,17 @@ TrainingResult trainingPerformance(Plan& p)
         micro = gemm + attn + ew + logits + casts + kernels;
         modelFlops = fwd.flops * (1 + bwdFactor) + adapterFlops + attnF * 3.5;
         p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
-               fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
-                   fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)");
+               [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
+                   fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(kAttnEff) + ")");
+               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(kAttnEff) + ")"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
-               fmt(p.optimized ? kEwOptimized : kEwEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth");
+               [&] { return std::string(fmt(p.optimized ? kEwOptimized : kEwEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
-               fmt(p.optimized ? kLogitTrafficOptimized : kLogitTrafficEager) + " B x tokens x vocab / bandwidth");
+               [&] { return std::string(fmt(p.optimized ? kLogitTrafficOptimized : kLogitTrafficEager) + " B x tokens x vocab / bandwidth"); });
         p.term("time.overhead", "Kernel launches (host)", kernels * 1e3, "ms",
-               fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
-                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us");
+               [&] { return std::string(fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
+                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us"); });
     }
 
     // Optimizer step: fused AdamW reads p, g, m, v and writes p, m, v.
@@ -279,7 +279,7 @@ TrainingResult trainingPerformance(Plan& p)
         shard = 1;
     const double optimizer = optBytesPerParam * trainable / shard / bw;
     p.term("time.optimizer", "Optimizer step", optimizer * 1e3, "ms",
-           fmt(optBytesPerParam) + " B/param x " + fmt(trainable / 1e6) + "M params / bandwidth");
+           [&] { return std::string(fmt(optBytesPerParam) + " B/param x " + fmt(trainable / 1e6) + "M params / bandwidth"); });
 
     // Pipeline bubble (1F1B): (pp - 1) idle slots per grad_accum micro-batches.
     const double accum = t.gradAccum;
@@ -288,7 +288,7 @@ TrainingResult trainingPerformance(Plan& p)
         const double bubble = micro * (p.pp - 1);
         step += bubble;
         p.term("time.pipeline_bubble", "Pipeline bubble", bubble * 1e3, "ms",
-               "(pp - 1) x micro-batch time = " + std::to_string(p.pp - 1) + " x " + fmt(micro * 1e3) + " ms");
+               [&] { return std::string("(pp - 1) x micro-batch time = " + std::to_string(p.pp - 1) + " x " + fmt(micro * 1e3) + " ms"); });
     }
     // Communication: data-parallel gradient reduction (overlapped with backward
     // except the last bucket), ZeRO-3 parameter gathers, tensor-parallel
@@ -302,8 +302,8 @@ TrainingResult trainingPerformance(Plan& p)
         const double exposed = std::max(0.0, c - 0.8 * micro * (2.0 / 3.0)); // overlap with the backward pass
         comm += exposed;
         p.term("time.comm.dp", "Gradient reduction (exposed)", exposed * 1e3, "ms",
-               "ring all-reduce 2 (n-1)/n x " + fmtGiB(gradBytes) + " over " + fmt(linkBandwidth(p, p.dp) / 1e9) +
-                   " GB/s, 80% hidden behind backward");
+               [&] { return std::string("ring all-reduce 2 (n-1)/n x " + fmtGiB(gradBytes) + " over " + fmt(linkBandwidth(p, p.dp) / 1e9) +
+                   " GB/s, 80% hidden behind backward"); });
     }
     if (p.tp > 1 && m.isLanguageModel()) {
         const double bytes = double(t.microBatch) * t.seqLen * m.hidden * p.actBytes;
@@ -311,7 +311,7 @@ TrainingResult trainingPerformance(Plan& p)
         const double c = 4.0 * layers * allReduceSeconds(p, bytes, p.tp) * accum;
         comm += c;
         p.term("time.comm.tp", "Tensor-parallel all-reduces", c * 1e3, "ms",
-               "4 per layer x " + fmtGiB(bytes) + " over " + fmt(linkBandwidth(p, p.tp) / 1e9) + " GB/s");
+               [&] { return std::string("4 per layer x " + fmtGiB(bytes) + " over " + fmt(linkBandwidth(p, p.tp) / 1e9) + " GB/s"); });
     }
     step += comm;
 
@@ -346,10 +346,10 @@ InferenceResult inferencePerformance(Plan& p)
         r.latencyMs = t * 1e3;
         r.samplesPerS = inf.batch / t * p.dp;
         p.term("time.compute", "Convolutions", conv * 1e3, "ms",
-               fmt(m.vision.gflopsPerImage) + " GFLOP/image x batch / (peak x " + fmt(kConvEff) + ")");
-        p.term("time.memory", "Activation traffic", traffic * 1e3, "ms", "2 x activation bytes / bandwidth");
+               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x batch / (peak x " + fmt(kConvEff) + ")"); });
+        p.term("time.memory", "Activation traffic", traffic * 1e3, "ms", [&] { return std::string("2 x activation bytes / bandwidth"); });
         p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
-               fmt(m.vision.kernelsPerStep) + " kernels x " + fmt(tk * 1e6) + " us");
+               [&] { return std::string(fmt(m.vision.kernelsPerStep) + " kernels x " + fmt(tk * 1e6) + " us"); });
         return r;
     }
 
@@ -374,11 +374,11 @@ InferenceResult inferencePerformance(Plan& p)
     prefill *= p.pp; // one batch crosses every pipeline stage in turn
     r.ttftMs = prefill * 1e3;
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
-           fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved");
+           [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(kAttnEff) + ")");
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(kAttnEff) + ")"); });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
-           fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us");
+           [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
 
     // Decode: each step reads the (touched) weights and the KV cache once.
     const double wBytesPerParam = p.inferPrecision == InferPrecision::FP32 ? 4
@@ -415,14 +415,14 @@ InferenceResult inferencePerformance(Plan& p)
         tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + 5e-6);
     r.tpotMs = tpot * 1e3;
     p.term("time.decode.memory", "Decode: weights + KV read", memTime * 1e3, "ms",
-           "(" + fmtGiB(weightBytes) + " weights + " + fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
-               ") / (" + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(kBandwidthEff) + ")" + moeNote);
+           [&] { return std::string("(" + fmtGiB(weightBytes) + " weights + " + fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
+               ") / (" + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(kBandwidthEff) + ")" + moeNote); });
     p.term("time.decode.compute", "Decode: compute", computeTime * 1e3, "ms",
-           "2 x active params x batch / achievable peak (counts only if above the memory time)");
+           [&] { return std::string("2 x active params x batch / achievable peak (counts only if above the memory time)"); });
     p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
-           p.optimized ? std::to_string(m.layers) + " layers x " + fmt(kDecodeLayerGraph * 1e6) + " us (CUDA graph)"
+           [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(kDecodeLayerGraph * 1e6) + " us (CUDA graph)"
                        : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(kKernelDecodeEager * 1e6) +
-                             " us host time");
+                             " us host time"); });
     const double cycle = prefill + inf.outputTokens * tpot;
     r.tokensPerS = double(inf.batch) * inf.outputTokens / cycle * p.dp;
     return r;

@@ -15,6 +15,7 @@ struct Plan {
     const Scenario* s = nullptr;
     const Gpu* gpu = nullptr;
     const ModelArch* m = nullptr;
+    std::vector<ModelArch::Linear> linears; // m->layerLinears(), computed once
     bool training = true;
     bool optimized = false;
 
@@ -36,15 +37,19 @@ struct Plan {
 
     std::vector<std::string> notes;
     std::vector<Term> terms;
+    bool explain = true; // keep the terms (formulas cost string work; the solver skips them)
 
-    void term(std::string key, std::string label, double value, std::string unit, std::string formula)
+    /// Records a term; the formula is only built when explaining.
+    template <class Formula>
+    void term(const char* key, const std::string& label, double value, const char* unit, Formula&& formula)
     {
-        terms.push_back({std::move(key), std::move(label), value, std::move(unit), std::move(formula)});
+        if (explain)
+            terms.push_back({key, label, value, unit, formula()});
     }
 };
 
 /// Resolves formats and fallbacks; records what changed in plan.notes.
-Plan makePlan(const Scenario& s, const Gpu& gpu);
+Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain = true);
 
 /// Training: parameters the optimizer updates.
 double trainableParams(const Plan& p);
