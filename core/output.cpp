@@ -171,7 +171,7 @@ std::string estimateToTable(const Estimate& e)
     char line[512];
     if (training)
         std::snprintf(line, sizeof line, "%-30s %4s %-4s %17s %12s %9s %6s %10s %10s %11s %6s\n", "gpu", "n", "fits",
-                      "VRAM GiB need/has", "tokens/s", "step ms", "MFU", "hours", "$/h", "cost $", "+/-");
+                      "VRAM GiB need/has", "tok|img /s", "step ms", "MFU", "hours", "$/h", "cost $", "+/-");
     else
         std::snprintf(line, sizeof line, "%-30s %4s %-4s %17s %10s %9s %11s %10s %9s %6s\n", "gpu", "n", "fits",
                       "VRAM GiB need/has", "TTFT ms", "TPOT ms", "tokens/s", "$/h", "$/Mtok", "+/-");

@@ -406,8 +406,11 @@ InferenceResult inferencePerformance(Plan& p)
     const double decodeFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp) +
                                4.0 * ctxMean * double(m.heads) * m.headDim * m.layers * inf.batch / (p.tp * p.pp);
     const DType ct = p.compute == DType::FP8 ? DType::FP8 : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
+    // A decode GEMM is weight-load bound until the batch nears the ridge point
+    // (~300 tokens on an H100); the row count is not a tile-efficiency penalty
+    // here (that time is already the memory term), so rows are floored at 256.
     const double computeTime = decodeFlops / (peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct) *
-                                              gemmEff(ct, inf.batch, m.hidden, m.hidden));
+                                              gemmEff(ct, std::max(256.0, double(inf.batch)), m.hidden, m.hidden));
     const double floor = p.optimized ? kDecodeLayerGraph * m.layers
                                      : kernelsPerLayer(p) * m.layers * kKernelDecodeEager;
     double tpot = std::max(memTime, computeTime) + floor;
