@@ -191,6 +191,188 @@ double trainableParams(const Plan& p)
     return n * m.layers;
 }
 
+namespace {
+
+enum class Stage { Only, First, Last };
+
+/// Memory of one pipeline stage of a transformer (the whole model when pp = 1).
+MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
+{
+    const Scenario& s = *p.s;
+    const ModelArch& m = *p.m;
+    const auto& t = s.training;
+    MemoryBreakdown mem;
+    const bool lora = t.method != TrainMethod::Full;
+    const double n = m.totalParams();
+    const double headParams = double(m.vocab) * m.hidden;
+    const double embParams = m.embeddingParams();
+    const double layerParams = (n - embParams - (m.tiedEmbeddings ? 0 : headParams)) / std::max(1, m.layers);
+    const int layers = (m.layers + p.pp - 1) / p.pp;
+    const double layerShare = double(layers) / std::max(1, m.layers);
+    double stageParams = layers * layerParams;
+    if (stage != Stage::Last)
+        stageParams += embParams;
+    if (stage == Stage::Last || (stage == Stage::Only && !m.tiedEmbeddings))
+        stageParams += headParams; // a pipeline's last stage keeps its own copy of a tied head
+    const int inFlight = stage == Stage::First ? std::min(p.pp, t.gradAccum) : 1;
+    const bool hasLogits = stage != Stage::First;
+    const double trainable = trainableParams(p) * (lora ? layerShare : stageParams / n);
+    const int tp = p.tp;
+    const double dpShard = p.zero >= 3 ? p.dp : 1;
+
+    // Weights
+    if (lora) {
+        // Frozen base in bf16 (or 4-bit NF4 for QLoRA: 0.5 byte + ~0.127 bit of
+        // double-quantized absmax per weight, embeddings and head kept in bf16).
+        const double base = t.method == TrainMethod::Qlora
+                                ? layers * layerParams * 0.516 + (stageParams - layers * layerParams) * 2
+                                : stageParams * (p.weightBytes >= 4 && !p.autocast ? 4 : 2);
+        mem.weights = base / tp + trainable * 4;
+        p.term("memory.weights", "Weights (frozen base + adapters)", units::bytesToGiB(mem.weights), "GiB", [&] {
+            return std::string(t.method == TrainMethod::Qlora
+                                   ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings + 4 B x adapters"
+                                   : "2 B x " + fmt(stageParams / 1e9) + "B base + 4 B x " + fmt(trainable / 1e6) +
+                                         "M fp32 adapters");
+        });
+        if (t.method == TrainMethod::Qlora) {
+            std::int64_t biggest = 0;
+            for (const auto& lin : p.linears)
+                biggest = std::max(biggest, lin.in * lin.out);
+            mem.activations += double(biggest) * 2 / tp; // one dequantized bf16 weight at a time
+        }
+    } else {
+        mem.weights = stageParams * p.weightBytes / (tp * dpShard);
+        double copies = 0;
+        if (p.autocast && t.checkpointing == Checkpointing::None && p.zero < 3) {
+            // autocast's 16-bit copies of every matmul weight stay saved for backward
+            copies = m.matmulParamsPerToken() * layerShare * (p.compute == DType::FP8 ? 1 : 2) / tp;
+            mem.weights += copies;
+        }
+        double gathered = 0;
+        if (p.zero >= 3 && p.dp > 1) {
+            // FSDP all-gathers the current and the prefetched layer in 16-bit.
+            gathered = 2 * layerParams * 2 / tp;
+            mem.weights += gathered;
+        }
+        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", [&] {
+            std::string f = fmt(p.weightBytes) + " B x " + fmt(stageParams / 1e9) + "B params";
+            if (tp * dpShard > 1)
+                f += " / " + fmt(tp * dpShard) + (p.zero >= 3 ? " (tp x ZeRO-3 dp)" : " (tp)");
+            if (copies > 0)
+                f += " + 16-bit autocast copies of the matmul weights (" + fmtGiB(copies) + ")";
+            if (gathered > 0)
+                f += " + 2 all-gathered layers (" + fmtGiB(gathered) + ")";
+            return f;
+        });
+    }
+    // Optimizer states
+    const double stateElems = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
+    const double stateBytes = lora ? 4 : p.stateBytes;
+    double opt = trainable * stateElems * stateBytes;
+    if (t.optimizer == Optimizer::AdamW8bit)
+        opt = trainable * 2.0 * 1.016; // two 8-bit moments + block-wise scales (bitsandbytes, block 2048)
+    opt /= lora ? 1 : tp;
+    if (p.zero >= 1)
+        opt /= p.dp;
+    mem.optimizer = opt;
+    p.term("memory.optimizer", "Optimizer states", units::bytesToGiB(opt), "GiB", [&] {
+        return std::string(toString(t.optimizer)) + ": " +
+               (t.optimizer == Optimizer::AdamW8bit ? std::string("2 x 1 B") : fmt(stateElems) + " x " + fmt(stateBytes) + " B") +
+               " x " + fmt(trainable / 1e6) + "M trainable params" + (p.zero >= 1 && p.dp > 1 ? " / dp (ZeRO-1+)" : "");
+    });
+    // Gradients (full size; see the peak below)
+    const double gradBytes = lora ? 4 : p.gradBytes;
+    double grads = trainable * gradBytes / (lora ? 1 : tp);
+    if (p.zero >= 2)
+        grads /= p.dp;
+    // DDP (no ZeRO) keeps flat all-reduce buckets the size of the gradients.
+    const double buckets = (p.dp > 1 && p.zero == 0) ? trainable * std::min(gradBytes, 4.0) / (lora ? 1 : tp) : 0;
+
+    // Activations for one micro-batch
+    const double tokens = double(t.microBatch) * t.seqLen;
+    const double perLayer = activationBytesPerTokenLayer(p) / tp;
+    const double layerInput = p.residualBytes * m.hidden / tp;
+    double act = 0;
+    switch (t.checkpointing) {
+    case Checkpointing::None: act = perLayer * layers * tokens; break;
+    case Checkpointing::Selective: act = kSelectiveFactor * perLayer * layers * tokens; break;
+    case Checkpointing::Full: act = layerInput * layers * tokens; break;
+    }
+    // Embedding output, final norm and head input outside the layers.
+    act += tokens * m.hidden * (p.residualBytes * 3 + p.actBytes) / tp;
+    act *= inFlight;
+    double logits = 0;
+    if (hasLogits) {
+        logits = tokens * double(m.vocab) * logitBytesPerElement(p) / tp;
+        if (t.checkpointing == Checkpointing::Full) {
+            // The first layer is recomputed after the loss backward has freed all
+            // but the 16-bit logits: the peak is whichever moment is larger.
+            const double recomputeMoment = perLayer * tokens + tokens * double(m.vocab) * 2 / tp;
+            logits = std::max(logits, recomputeMoment);
+        }
+    } else if (t.checkpointing == Checkpointing::Full) {
+        act += perLayer * tokens; // one layer recomputed during backward
+    }
+    p.term("memory.activations.layers", "Activations saved for backward", units::bytesToGiB(act), "GiB", [&] {
+        std::string f;
+        switch (t.checkpointing) {
+        case Checkpointing::None:
+            f = fmt(perLayer * tp / m.hidden, 3) + " B x h x L x tokens = " + fmt(perLayer * tp / m.hidden, 3) + " x " +
+                std::to_string(m.hidden) + " x " + std::to_string(layers) + " x " + fmt(tokens);
+            break;
+        case Checkpointing::Selective:
+            f = "selective: " + fmt(kSelectiveFactor) + " x " + fmt(perLayer * tp / m.hidden, 3) + " B x h x L x tokens";
+            break;
+        case Checkpointing::Full:
+            f = "full: layer inputs " + fmt(p.residualBytes) + " B x h x L x tokens (+ one layer recomputed, " +
+                fmt(perLayer * tp / m.hidden, 3) + " B x h x tokens, once the loss buffers are freed)";
+            break;
+        }
+        if (tp > 1)
+            f += " / tp " + std::to_string(tp) + " (sequence parallel)";
+        if (inFlight > 1)
+            f += " x " + std::to_string(inFlight) + " micro-batches in flight";
+        return f;
+    });
+    if (hasLogits)
+        p.term("memory.activations.logits", "Logits and loss buffers", units::bytesToGiB(logits), "GiB", [&] {
+            return fmt(logitBytesPerElement(p)) + " B x tokens x vocab = " + fmt(logitBytesPerElement(p)) + " x " +
+                   fmt(tokens) + " x " + std::to_string(m.vocab);
+        });
+    mem.activations += act + logits;
+
+    // Peak: gradients are allocated as backward frees activations (grads are
+    // set to None between steps), so the peak is the larger of the start of
+    // backward (all activations + logits buffers, head grads) and the end of
+    // backward (all gradients).
+    const double headGrad =
+        lora || !hasLogits ? 0 : headParams * p.gradBytes / tp / (p.zero >= 2 ? p.dp : 1);
+    const double atStart = mem.activations + headGrad;
+    const double atEnd = grads + tokens * m.hidden * 4 / tp;
+    p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB", [&] {
+        return fmt(gradBytes) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
+               (p.zero >= 2 && p.dp > 1 ? " / dp (ZeRO-2+)" : "");
+    });
+    if (atStart >= atEnd) {
+        mem.gradients = headGrad;
+        if (p.explain)
+            p.notes.push_back("Peak at the start of backward: activations (" + fmtGiB(mem.activations) +
+                              ") outweigh the gradients (" + fmtGiB(grads) +
+                              "), which are allocated as activations are freed.");
+    } else {
+        mem.gradients = grads;
+        mem.activations = tokens * m.hidden * 4 / tp;
+    }
+    if (buckets > 0) {
+        mem.gradients += buckets;
+        p.term("memory.gradients.buckets", "DDP gradient buckets", units::bytesToGiB(buckets), "GiB",
+               [&] { return std::string("data parallel without ZeRO keeps flat all-reduce buckets the size of the gradients"); });
+    }
+    return mem;
+}
+
+} // namespace
+
 MemoryBreakdown trainingMemory(Plan& p)
 {
     const Scenario& s = *p.s;
@@ -219,118 +401,22 @@ MemoryBreakdown trainingMemory(Plan& p)
         p.term("memory.activations", "Activations", units::bytesToGiB(act), "GiB",
                [&] { return std::string(fmt(perImage / 1e6) + " MB per image (calibrated at " + std::to_string(m.vision.nativeImageSize) +
                    " px, scaled by area) x batch " + std::to_string(t.microBatch)); });
+    } else if (p.pp == 1) {
+        mem = lmStageMemory(p, Stage::Only);
     } else {
-        const double n = m.totalParams();
-        const double trainable = trainableParams(p);
-        const bool lora = t.method != TrainMethod::Full;
-        // Weights
-        if (lora) {
-            // Frozen base in bf16 (or 4-bit NF4 for QLoRA: 0.5 byte + ~0.127 bit of
-            // double-quantized absmax per weight, embeddings and head kept in bf16).
-            const double base = t.method == TrainMethod::Qlora
-                                    ? (n - m.embeddingParams() - (m.tiedEmbeddings ? 0 : m.embeddingParams())) * 0.516 +
-                                          (m.tiedEmbeddings ? 1 : 2) * m.embeddingParams() * 2
-                                    : n * (p.weightBytes >= 4 && !p.autocast ? 4 : 2);
-            mem.weights = base / shard + trainable * 4;
-            p.term("memory.weights", "Weights (frozen base + adapters)", units::bytesToGiB(mem.weights), "GiB",
-                   [&] { return std::string(t.method == TrainMethod::Qlora ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings + 4 B x adapters"
-                                                  : "2 B x " + fmt(n / 1e9) + "B base + 4 B x " + fmt(trainable / 1e6) +
-                                                        "M fp32 adapters"); });
-            if (t.method == TrainMethod::Qlora) {
-                std::int64_t biggest = 0;
-                for (const auto& lin : p.linears)
-                    biggest = std::max(biggest, lin.in * lin.out);
-                mem.activations += double(biggest) * 2; // one dequantized bf16 weight at a time
-            }
-        } else {
-            mem.weights = n * p.weightBytes / (shard * (p.zero >= 3 ? p.dp : 1));
-            std::string f = fmt(p.weightBytes) + " B x " + fmt(n / 1e9) + "B params";
-            if (p.autocast && t.checkpointing == Checkpointing::None && p.zero < 3) {
-                // autocast's 16-bit copies of every matmul weight stay saved for backward
-                const double copies = m.matmulParamsPerToken() * (p.compute == DType::FP8 ? 1 : 2) / shard;
-                mem.weights += copies;
-                f += " + 16-bit autocast copies of the matmul weights (" + fmtGiB(copies) + ")";
-            }
-            if (shard > 1 || p.zero >= 3)
-                f += ", sharded over tp x pp" + std::string(p.zero >= 3 ? " x dp (ZeRO-3)" : "");
-            p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", [&] { return std::string(f); });
-        }
-        // Optimizer states
-        const double stateElems = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
-        double opt = trainable * stateElems * (lora ? 4 : p.stateBytes);
-        if (t.optimizer == Optimizer::AdamW8bit)
-            opt = trainable * 2.0 * 1.016; // two 8-bit moments + block-wise scales (bitsandbytes, block 2048)
-        opt /= lora ? 1 : shard;
-        if (p.zero >= 1)
-            opt /= p.dp;
-        mem.optimizer = opt;
-        p.term("memory.optimizer", "Optimizer states", units::bytesToGiB(opt), "GiB",
-               [&] { return std::string(std::string(toString(t.optimizer)) + ": " +
-                   (t.optimizer == Optimizer::AdamW8bit ? "2 x 1 B" : fmt(stateElems) + " x " + fmt(lora ? 4 : p.stateBytes) + " B") +
-                   " x " + fmt(trainable / 1e6) + "M trainable params" + (p.zero >= 1 ? " / dp (ZeRO-1+)" : "")); });
-        // Gradients (full size; see the peak below)
-        double grads = trainable * (lora ? 4 : p.gradBytes) / (lora ? 1 : shard);
-        if (p.zero >= 2)
-            grads /= p.dp;
-
-        // Activations for one micro-batch
-        const double tokens = double(t.microBatch) * t.seqLen;
-        const int layers = (m.layers + p.pp - 1) / p.pp;
-        const double perLayer = activationBytesPerTokenLayer(p) / p.tp;
-        const double layerInput = p.residualBytes * m.hidden / p.tp;
-        double act = 0;
-        std::string f;
-        switch (t.checkpointing) {
-        case Checkpointing::None:
-            act = perLayer * layers * tokens;
-            f = fmt(perLayer / m.hidden, 3) + " B x h x L x tokens = " + fmt(perLayer / m.hidden, 3) + " x " +
-                std::to_string(m.hidden) + " x " + std::to_string(layers) + " x " + fmt(tokens);
-            break;
-        case Checkpointing::Selective:
-            act = kSelectiveFactor * perLayer * layers * tokens;
-            f = "selective: " + fmt(kSelectiveFactor) + " x " + fmt(perLayer / m.hidden, 3) + " B x h x L x tokens";
-            break;
-        case Checkpointing::Full:
-            act = layerInput * layers * tokens;
-            f = "full: layer inputs " + fmt(p.residualBytes) + " B x h x L x tokens (+ one layer recomputed, " +
-                fmt(perLayer / m.hidden, 3) + " B x h x tokens, once the loss buffers are freed)";
-            break;
-        }
-        // Embedding output, final norm and head input outside the layers.
-        act += tokens * m.hidden * (p.residualBytes * 3 + p.actBytes) / p.tp;
-        double logits = tokens * double(m.vocab) * logitBytesPerElement(p) / p.tp;
-        if (t.checkpointing == Checkpointing::Full) {
-            // The first layer is recomputed after the loss backward has freed all
-            // but the 16-bit logits: the peak is whichever moment is larger.
-            const double recomputeMoment = perLayer * tokens + tokens * double(m.vocab) * 2 / p.tp;
-            logits = std::max(logits, recomputeMoment);
-        }
-        p.term("memory.activations.layers", "Activations saved for backward", units::bytesToGiB(act), "GiB", [&] { return std::string(f); });
-        p.term("memory.activations.logits", "Logits and loss buffers", units::bytesToGiB(logits), "GiB",
-               [&] { return std::string(fmt(logitBytesPerElement(p)) + " B x tokens x vocab = " + fmt(logitBytesPerElement(p)) + " x " +
-                   fmt(tokens) + " x " + std::to_string(m.vocab)); });
-        mem.activations += act + logits;
-
-        // Peak: gradients are allocated as backward frees activations (grads are
-        // set to None between steps), so the peak is the larger of the start of
-        // backward (all activations + logits buffers, head grads) and the end of
-        // backward (all gradients).
-        const double headGrad = lora ? 0 : double(m.vocab) * m.hidden * p.gradBytes / shard / (p.zero >= 2 ? p.dp : 1);
-        const double atStart = mem.activations + headGrad;
-        const double atEnd = grads + tokens * m.hidden * 4;
-        p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB",
-               [&] { return std::string(fmt(lora ? 4 : p.gradBytes) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
-                   (p.zero >= 2 ? " / dp (ZeRO-2+)" : "")); });
-        if (atStart >= atEnd) {
-            mem.gradients = headGrad;
-            if (p.explain)
-                p.notes.push_back("Peak at the start of backward: activations (" + fmtGiB(mem.activations) +
-                              ") outweigh the gradients (" + fmtGiB(grads) +
-                              "), which are allocated as activations are freed.");
-        } else {
-            mem.gradients = grads;
-            mem.activations = tokens * m.hidden * 4;
-        }
+        // Pipeline stages: the first holds the embedding and up to pp micro-batches
+        // in flight (1F1B), the last holds the head and the logits; report the worse.
+        Plan probe = p;
+        probe.explain = false;
+        const double first = lmStageMemory(probe, Stage::First).total();
+        const double last = lmStageMemory(probe, Stage::Last).total();
+        const Stage worst = first >= last ? Stage::First : Stage::Last;
+        mem = lmStageMemory(p, worst);
+        if (p.explain)
+            p.notes.push_back(std::string("Pipeline parallel: per-GPU memory is the ") +
+                              (worst == Stage::First ? "first stage's (embedding + " : "last stage's (LM head + logits, ") +
+                              std::to_string(worst == Stage::First ? std::min(p.pp, t.gradAccum) : 1) +
+                              " micro-batch(es) in flight), the worse of the two.");
     }
 
     // Runtime overhead
