@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "errors.h"
 #include "estimate.h"
+#include "planner.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -33,6 +34,9 @@ const char* kUsage =
     "Commands:\n"
     "  estimate FILE [--gpu ID]... [--format json|table|csv] [--explain]\n"
     "                       estimate a scenario (.gpuplan.json) on each GPU\n"
+    "  plan FILE [--top N] [--format json|table]\n"
+    "                       search GPU type x count x TP/PP/ZeRO x precision x batch;\n"
+    "                       the cheapest configurations that fit and meet the targets\n"
     "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
     "  presets [--format json|table]  the built-in model presets\n"
     "  validate DIR [--format table|json] [--check]\n"
@@ -55,6 +59,7 @@ struct Args {
     std::string output;
     bool explain = false;
     bool check = false;
+    int top = 10;
 };
 
 Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std::vector<std::string>& formats)
@@ -77,6 +82,13 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
             a.format = s.substr(9);
         } else if (s == "-o" || s == "--output") {
             a.output = value("-o");
+        } else if (s == "--top") {
+            const std::string v = value("--top");
+            char* end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != 0 || n < 1 || n > 1000)
+                throw Usage("--top must be an integer from 1 to 1000, got \"" + v + "\"");
+            a.top = int(n);
         } else if (s == "--explain") {
             a.explain = true;
         } else if (s == "--check") {
@@ -329,6 +341,28 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         }
         if (cmd == "estimate")
             return cmdEstimate(parseArgs(args, 1, {"json", "table", "csv"}), out, err);
+        if (cmd == "plan") {
+            const Args a = parseArgs(args, 1, {"json", "table"});
+            if (a.positional.size() != 1)
+                throw Usage("plan needs exactly one scenario FILE");
+            std::vector<std::string> warnings;
+            const Catalog cat = loadCatalog(warnings);
+            for (const auto& w : warnings)
+                err << "warning: " << w << "\n";
+            try {
+                ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
+                for (const auto& w : parsed.warnings)
+                    err << a.positional[0] << ": warning: " << w.text() << "\n";
+                if (!a.gpus.empty())
+                    parsed.scenario.hardware.gpus = a.gpus;
+                const PlanResult r = plan(parsed.scenario, cat, PlanRequest{a.top});
+                out << (a.format == "table" ? planToTable(r) : planToJson(r));
+                return 0;
+            } catch (const InputError& e) {
+                printProblems(err, e, a.positional[0]);
+                return 2;
+            }
+        }
         if (cmd == "gpus") {
             const Args a = parseArgs(args, 1, {"json", "table"});
             if (!a.positional.empty())

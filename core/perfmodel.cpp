@@ -171,23 +171,34 @@ double attentionFlops(const Plan& p, double sequences, double s)
     return 4.0 * s * s * hq * layers * sequences * causal / p.tp;
 }
 
-/// Intra-node link bandwidth per GPU per direction (bytes/s) for collectives.
-double linkBandwidth(const Plan& p, int groupSize)
+/// GPUs that share the fast scale-up domain (NVLink/xGMI/ICI island).
+int nodeSize(const Gpu& g)
+{
+    if (g.interconnect.find("72") != std::string::npos)
+        return 72; // NVL72 racks
+    if (g.isTpu())
+        return 256;
+    return 8;
+}
+
+/// Link bandwidth per GPU per direction (bytes/s) for a collective over
+/// `groupSize` GPUs; `crossNode` when the group spans scale-up domains.
+double linkBandwidth(const Plan& p, int groupSize, bool crossNode)
 {
     const Gpu& g = *p.gpu;
-    const int nodeSize = g.interconnect.find("72") != std::string::npos ? 72 : 8;
-    if (groupSize > nodeSize)
+    if (crossNode || groupSize > nodeSize(g))
         return std::max(1.0, p.s->hardware.networkGbps) / 8 * 1e9; // Gb/s -> bytes/s
+    // NVLink bridges join pairs only; larger groups on bridged cards fall back to PCIe.
     if (g.interconnectGbps > 0 && (groupSize <= 2 || g.interconnect.find("bridge") == std::string::npos))
         return g.interconnectGbps / 2 * 1e9;
     return g.pcieGbps() * 1e9 * 0.8;
 }
 
-double allReduceSeconds(const Plan& p, double bytes, int n)
+double allReduceSeconds(const Plan& p, double bytes, int n, bool crossNode = false)
 {
     if (n <= 1)
         return 0;
-    return 2.0 * (n - 1) / n * bytes / linkBandwidth(p, n);
+    return 2.0 * (n - 1) / n * bytes / linkBandwidth(p, n, crossNode);
 }
 
 } // namespace
@@ -295,15 +306,36 @@ TrainingResult trainingPerformance(Plan& p)
     // all-reduces (two per layer forward, two backward; not overlapped).
     double comm = 0;
     if (p.dp > 1) {
-        const double gradBytes = trainable * (t.method != TrainMethod::Full ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
-        double c = allReduceSeconds(p, gradBytes, p.dp);
-        if (p.zero >= 3)
-            c *= 1.5; // + parameter all-gathers in forward and backward
-        const double exposed = std::max(0.0, c - 0.8 * micro * (2.0 / 3.0)); // overlap with the backward pass
+        // The data-parallel group leaves the node once the job is wider than it
+        // (tensor parallelism fills the node first).
+        const bool crossNode = p.count > nodeSize(*p.gpu);
+        const double linkBw = linkBandwidth(p, p.dp, crossNode);
+        const double ring = double(p.dp - 1) / p.dp;
+        const double gradBytes =
+            trainable * (t.method != TrainMethod::Full ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
+        double c = 0;
+        double hidden = 0;
+        if (p.zero >= 3 && t.method == TrainMethod::Full) {
+            // FSDP: every micro-batch all-gathers the 16-bit parameters for forward
+            // and again for backward, and reduce-scatters the gradients; prefetch
+            // overlaps it with compute.
+            const double paramBytes = m.isLanguageModel() ? m.totalParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
+            c = accum * (2 * paramBytes + gradBytes) * ring / linkBw;
+            hidden = 0.85 * micro * accum;
+        } else {
+            // One all-reduce (or reduce-scatter + all-gather for ZeRO-1/2, same
+            // volume) per step, bucketed behind the last backward pass.
+            c = 2 * ring * gradBytes / linkBw;
+            hidden = 0.8 * micro * (2.0 / 3.0);
+        }
+        const double exposed = std::max(0.0, c - hidden);
         comm += exposed;
-        p.term("time.comm.dp", "Gradient reduction (exposed)", exposed * 1e3, "ms",
-               [&] { return std::string("ring all-reduce 2 (n-1)/n x " + fmtGiB(gradBytes) + " over " + fmt(linkBandwidth(p, p.dp) / 1e9) +
-                   " GB/s, 80% hidden behind backward"); });
+        p.term("time.comm.dp", p.zero >= 3 ? "FSDP gathers and reduce-scatters (exposed)" : "Gradient all-reduce (exposed)",
+               exposed * 1e3, "ms", [&] {
+                   return fmt(c * 1e3) + " ms of traffic over " + fmt(linkBw / 1e9) + " GB/s per GPU" +
+                          (crossNode ? " (between nodes: hardware.network_gbps)" : " (inside the node)") + ", " +
+                          fmt(std::min(c, hidden) * 1e3) + " ms hidden behind compute";
+               });
     }
     if (p.tp > 1 && m.isLanguageModel()) {
         const double bytes = double(t.microBatch) * t.seqLen * m.hidden * p.actBytes;
@@ -311,7 +343,7 @@ TrainingResult trainingPerformance(Plan& p)
         const double c = 4.0 * layers * allReduceSeconds(p, bytes, p.tp) * accum;
         comm += c;
         p.term("time.comm.tp", "Tensor-parallel all-reduces", c * 1e3, "ms",
-               [&] { return std::string("4 per layer x " + fmtGiB(bytes) + " over " + fmt(linkBandwidth(p, p.tp) / 1e9) + " GB/s"); });
+               [&] { return std::string("4 per layer x " + fmtGiB(bytes) + " over " + fmt(linkBandwidth(p, p.tp, false) / 1e9) + " GB/s"); });
     }
     step += comm;
 

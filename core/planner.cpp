@@ -1,0 +1,612 @@
+// The recommendation solver: enumerate, estimate (numbers only), filter, rank.
+#include "planner.h"
+
+#include "catalog.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace gp {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// GPUs people ask about: if one misses the list, say why.
+const char* const kPopular[] = {"nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-a100-80gb-sxm", "nvidia-l40s",
+                                "nvidia-rtx-4090", "nvidia-l4",       "nvidia-b200",          "amd-mi300x"};
+
+std::string money(double v)
+{
+    char b[64];
+    if (v >= 1e6)
+        std::snprintf(b, sizeof b, "$%.2fM", v / 1e6);
+    else if (v >= 1000)
+        std::snprintf(b, sizeof b, "$%.0f", v);
+    else if (v >= 10)
+        std::snprintf(b, sizeof b, "$%.1f", v);
+    else
+        std::snprintf(b, sizeof b, "$%.3g", v);
+    return b;
+}
+
+std::string num(double v, const char* f = "%.3g")
+{
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+std::string layout(const PlanOption& o)
+{
+    std::string s;
+    if (o.tp > 1)
+        s += "TP" + std::to_string(o.tp);
+    if (o.pp > 1)
+        s += std::string(s.empty() ? "" : " ") + "PP" + std::to_string(o.pp);
+    const int dp = o.count / (o.tp * o.pp);
+    if (dp > 1)
+        s += std::string(s.empty() ? "" : " ") + "DP" + std::to_string(dp) + (o.zero ? " ZeRO-" + std::to_string(o.zero) : "");
+    return s.empty() ? "single GPU" : s;
+}
+
+double priceOf(const Scenario& s, const Gpu& g)
+{
+    // Same pricing rules as the estimate: ask it for one GPU-hour.
+    switch (s.pricing.model) {
+    case PricingModel::OnDemand: return g.pricePerHour.typical;
+    case PricingModel::Spot: return g.pricePerHour.spot.value_or(g.pricePerHour.typical);
+    case PricingModel::Reserved: return g.pricePerHour.typical * 0.6;
+    case PricingModel::Purchase: return g.purchaseUsd;
+    }
+    return 0;
+}
+
+struct Miss {
+    double bestMemory = kInf; // smallest per-GPU need seen, bytes
+    double capacity = 0;
+    std::string target;       // a target miss text of the closest feasible-memory option
+};
+
+class Solver {
+public:
+    Solver(const Scenario& s, const Catalog& c, const PlanRequest& r)
+        : m_base(s)
+        , m_work(s)
+        , m_catalog(c)
+        , m_request(r)
+    {
+    }
+
+    PlanResult run();
+
+private:
+    void trainingCandidates(const Gpu& g);
+    void inferenceCandidates(const Gpu& g);
+    GpuEstimate eval(const Gpu& g)
+    {
+        ++m_considered;
+        return estimateOn(m_work, g, EstimateOptions{false});
+    }
+    void keep(PlanOption o, const Gpu& g);
+    void noteMiss(const Gpu& g, const GpuEstimate& e);
+
+    const Scenario& m_base;
+    Scenario m_work;
+    const Catalog& m_catalog;
+    PlanRequest m_request;
+    std::vector<PlanOption> m_all;
+    std::map<std::string, Miss> m_misses;
+    std::vector<std::string> m_unpriced;
+    long long m_considered = 0;
+};
+
+void Solver::noteMiss(const Gpu& g, const GpuEstimate& e)
+{
+    Miss& m = m_misses[g.id];
+    m.capacity = e.capacityBytes;
+    if (!e.fits) {
+        m.bestMemory = std::min(m.bestMemory, e.memory.total());
+    } else if (!e.meetsTargets && m.target.empty() && !e.targetMisses.empty()) {
+        m.target = e.targetMisses.front();
+    }
+}
+
+void Solver::keep(PlanOption o, const Gpu& g)
+{
+    o.gpu = g.id;
+    o.gpuName = g.name;
+    o.fits = o.estimate.fits;
+    o.meetsTargets = o.estimate.fits && o.estimate.meetsTargets;
+    m_all.push_back(std::move(o));
+}
+
+void Solver::trainingCandidates(const Gpu& g)
+{
+    const Scenario& b = m_base;
+    const ModelArch& model = b.model;
+    const bool lm = model.isLanguageModel();
+    const int perGpuBatch = b.training.microBatch * b.training.gradAccum;
+    std::vector<TrainPrecision> precisions{b.training.precision};
+    const bool sixteen = b.training.precision == TrainPrecision::AmpBF16 || b.training.precision == TrainPrecision::BF16 ||
+                         b.training.precision == TrainPrecision::AmpFP16;
+    if (sixteen && g.supports(DType::FP8) && lm && b.training.method == TrainMethod::Full)
+        precisions.push_back(TrainPrecision::FP8);
+    const double price = priceOf(b, g);
+    // Consumer and workstation cards are rented one box at a time (PCIe, no
+    // InfiniBand fabric): a job stops at 8 of them.
+    const bool boxOnly = g.tier == Tier::Consumer || g.tier == Tier::Workstation;
+    const int maxCount = boxOnly ? std::min(8, b.hardware.maxCount) : b.hardware.maxCount;
+    for (int count = 1; count <= maxCount; count *= 2) {
+        for (int tp = 1; tp <= std::min(8, count); tp *= 2) {
+            if (!lm && tp > 1)
+                break;
+            if (lm && (model.heads % tp != 0))
+                break;
+            for (int pp = 1; tp * pp <= count; pp *= 2) {
+                if (count % (tp * pp) != 0)
+                    continue;
+                if (pp > 1 && (!lm || pp > model.layers || tp < std::min(8, count)))
+                    break; // pipeline only once tensor parallelism is at a node's width
+                const int dp = count / (tp * pp);
+                for (int zero : {0, 1, 3}) {
+                    if (dp == 1 && zero > 0)
+                        break;
+                    if (b.training.method != TrainMethod::Full && zero > 0)
+                        break; // adapters' states are tiny: sharding them buys nothing
+                    for (TrainPrecision prec : precisions) {
+                        bool placed = false;
+                        std::vector<Checkpointing> ckpts{b.training.checkpointing};
+                        if (b.training.checkpointing != Checkpointing::Full && lm)
+                            ckpts.push_back(Checkpointing::Full); // only if nothing fits without it
+                        for (Checkpointing ck : ckpts) {
+                            if (placed)
+                                break;
+                            for (int micro = b.training.microBatch; micro >= 1; micro /= 2) {
+                                m_work.hardware.count = count;
+                                m_work.hardware.tp = tp;
+                                m_work.hardware.pp = pp;
+                                m_work.hardware.zero = zero;
+                                m_work.training.precision = prec;
+                                m_work.training.checkpointing = ck;
+                                m_work.training.microBatch = micro;
+                                m_work.training.gradAccum = std::max(1, perGpuBatch / micro) * (pp > 1 ? pp : 1);
+                                GpuEstimate e = eval(g);
+                                if (!e.fits) {
+                                    noteMiss(g, e);
+                                    continue;
+                                }
+                                placed = true;
+                                if (!e.meetsTargets)
+                                    noteMiss(g, e);
+                                PlanOption o;
+                                o.count = count;
+                                o.tp = tp;
+                                o.pp = pp;
+                                o.zero = zero;
+                                o.precision = std::string(toString(prec));
+                                o.checkpointing = std::string(toString(ck));
+                                o.microBatch = micro;
+                                o.gradAccum = m_work.training.gradAccum;
+                                o.usdPerHour = e.usdPerHour;
+                                const auto& t = *e.training;
+                                const double rate = lm ? t.tokensPerS : t.samplesPerS;
+                                if (t.costUsd && t.hours) {
+                                    o.costKey = *t.costUsd;
+                                    o.timeKey = *t.hours;
+                                } else {
+                                    // No dataset size: rank by cost and time per million tokens/samples.
+                                    o.costKey = rate > 0 && price > 0 ? e.usdPerHour / (rate * 3600) * 1e6 : kInf;
+                                    o.timeKey = rate > 0 ? 1e6 / rate / 3600 : kInf;
+                                }
+                                o.estimate = std::move(e);
+                                keep(std::move(o), g);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+void Solver::inferenceCandidates(const Gpu& g)
+{
+    const Scenario& b = m_base;
+    const ModelArch& model = b.model;
+    const bool lm = model.isLanguageModel();
+    std::vector<InferPrecision> precisions{b.inference.precision};
+    auto weightBytes = [](InferPrecision p) {
+        switch (p) {
+        case InferPrecision::FP32: return 4.0;
+        case InferPrecision::FP16:
+        case InferPrecision::BF16: return 2.0;
+        case InferPrecision::FP8:
+        case InferPrecision::INT8: return 1.0;
+        case InferPrecision::INT4: return 0.5;
+        }
+        return 2.0;
+    };
+    if (lm) {
+        for (InferPrecision q : {InferPrecision::FP8, InferPrecision::INT8, InferPrecision::INT4}) {
+            if (weightBytes(q) >= weightBytes(b.inference.precision))
+                continue;
+            if (q == InferPrecision::FP8 && !g.supports(DType::FP8))
+                continue; // weight-only FP8 on older parts exists, but INT8 covers that case
+            precisions.push_back(q);
+        }
+    }
+    const auto& tg = b.inference.targets;
+    for (int tp = 1; tp <= std::min(8, b.hardware.maxCount); tp *= 2) {
+        if (!lm && tp > 1)
+            break;
+        if (lm && model.heads % tp != 0)
+            break;
+        for (InferPrecision prec : precisions) {
+            m_work.hardware.count = tp;
+            m_work.hardware.tp = tp;
+            m_work.hardware.pp = 1;
+            m_work.hardware.zero = 0;
+            m_work.inference.precision = prec;
+            if (b.inference.kvPrecision)
+                m_work.inference.kvPrecision = b.inference.kvPrecision;
+            std::optional<PlanOption> best;
+            // Continuous batching: the batch grows while it fits and meets the
+            // latency targets; a larger batch lowers the cost per token.
+            for (int batch = 1; batch <= 4096; batch *= 2) {
+                m_work.inference.batch = batch;
+                GpuEstimate e = eval(g);
+                if (!e.fits) {
+                    noteMiss(g, e);
+                    break;
+                }
+                const auto& r = *e.inference;
+                const bool latencyOk = (!tg.ttftMs || (r.ttftMs && *r.ttftMs <= *tg.ttftMs) ||
+                                        (r.latencyMs && *r.latencyMs <= *tg.ttftMs)) &&
+                                       (!tg.tpotMs || (r.tpotMs && *r.tpotMs <= *tg.tpotMs));
+                if (!latencyOk) {
+                    noteMiss(g, e);
+                    break;
+                }
+                PlanOption o;
+                o.count = tp;
+                o.tp = tp;
+                o.precision = std::string(toString(prec));
+                o.microBatch = batch;
+                const double perReplicaRps = r.tokensPerS ? *r.tokensPerS / b.inference.outputTokens
+                                                          : r.samplesPerS.value_or(0);
+                o.replicas = tg.requestsPerS && perReplicaRps > 0
+                                 ? int(std::ceil(*tg.requestsPerS / perReplicaRps - 1e-9))
+                                 : 1;
+                o.usdPerHour = e.usdPerHour * o.replicas;
+                if (tg.requestsPerS)
+                    o.costKey = o.usdPerHour > 0 ? o.usdPerHour : kInf;
+                else if (r.usdPerMillionTokens)
+                    o.costKey = *r.usdPerMillionTokens;
+                else if (r.samplesPerS && e.usdPerHour > 0)
+                    o.costKey = e.usdPerHour / (*r.samplesPerS * 3600) * 1e6; // USD per million images
+                else
+                    o.costKey = kInf;
+                o.timeKey = r.tpotMs.value_or(r.latencyMs.value_or(0));
+                e.meetsTargets = true; // latency targets checked here; the load is met by replicas
+                e.targetMisses.clear();
+                o.estimate = std::move(e);
+                if (!best || o.costKey < best->costKey || (o.costKey == best->costKey && o.timeKey < best->timeKey))
+                    best = std::move(o);
+                if (tg.requestsPerS && best && best->replicas == 1 && batch >= 2 &&
+                    perReplicaRps >= *tg.requestsPerS * 4)
+                    break; // far more capacity than the load needs
+            }
+            if (best)
+                keep(std::move(*best), g);
+        }
+    }
+}
+
+PlanResult Solver::run()
+{
+    PlanResult out;
+    out.scenario = m_base.name;
+    const bool training = m_base.mode == Mode::Training;
+    std::vector<const Gpu*> gpus;
+    if (m_base.hardware.gpus.empty()) {
+        for (const auto& g : m_catalog.gpus())
+            gpus.push_back(&g);
+    } else {
+        std::vector<Diagnostic> problems;
+        for (std::size_t i = 0; i < m_base.hardware.gpus.size(); ++i) {
+            const Gpu* g = m_catalog.find(m_base.hardware.gpus[i]);
+            if (!g)
+                problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
+                                    "unknown GPU id \"" + m_base.hardware.gpus[i] + "\" (did you mean \"" +
+                                        m_catalog.closestId(m_base.hardware.gpus[i]) + "\"?)"});
+            else
+                gpus.push_back(g);
+        }
+        if (!problems.empty())
+            throw InputError(std::move(problems));
+    }
+    for (const Gpu* g : gpus) {
+        if (priceOf(m_base, *g) <= 0) {
+            m_unpriced.push_back(g->id);
+            continue;
+        }
+        if (training)
+            trainingCandidates(*g);
+        else
+            inferenceCandidates(*g);
+    }
+
+    // Feasible, then cheapest, then fastest.
+    std::vector<PlanOption> feasible;
+    for (auto& o : m_all)
+        if (o.meetsTargets && std::isfinite(o.costKey))
+            feasible.push_back(o);
+    out.feasible = static_cast<long long>(feasible.size());
+    out.considered = m_considered;
+    auto better = [](const PlanOption& a, const PlanOption& b) {
+        if (a.costKey != b.costKey)
+            return a.costKey < b.costKey;
+        if (a.timeKey != b.timeKey)
+            return a.timeKey < b.timeKey;
+        return a.count < b.count;
+    };
+    std::sort(feasible.begin(), feasible.end(), better);
+    // One option per GPU type and size (training) or per GPU type, TP and format
+    // (inference): the list shows choices, not near-duplicate layouts.
+    std::vector<PlanOption> distinct;
+    std::map<std::string, bool> seen;
+    for (auto& o : feasible) {
+        const std::string key = o.gpu + "/" + std::to_string(o.count) + (training ? "" : "/" + o.precision);
+        if (seen[key])
+            continue;
+        seen[key] = true;
+        distinct.push_back(std::move(o));
+    }
+    for (std::size_t i = 0; i < distinct.size(); ++i)
+        distinct[i].rank = int(i) + 1;
+
+    // Pareto front on (cost, time) over the distinct options.
+    std::vector<int> front;
+    double bestTime = kInf;
+    for (const auto& o : distinct) { // sorted by cost, then time
+        if (o.timeKey < bestTime) {
+            front.push_back(o.rank);
+            bestTime = o.timeKey;
+        }
+    }
+    out.pareto = front;
+
+    const std::size_t top = static_cast<std::size_t>(std::max(1, m_request.top));
+    for (const auto& o : distinct)
+        if (static_cast<std::size_t>(o.rank) <= top ||
+            std::find(front.begin(), front.end(), o.rank) != front.end())
+            out.options.push_back(o);
+
+    // Why lines.
+    if (training) {
+        out.costLabel = m_base.training.datasetTokens || m_base.training.datasetSamples ? "cost to train (USD)"
+                        : m_base.model.isLanguageModel() ? "USD per million tokens trained"
+                                                         : "USD per million samples trained";
+        out.timeLabel = m_base.training.datasetTokens || m_base.training.datasetSamples ? "hours"
+                        : m_base.model.isLanguageModel() ? "hours per million tokens"
+                                                         : "hours per million samples";
+    } else {
+        out.costLabel = m_base.inference.targets.requestsPerS ? "USD per hour for the load"
+                        : m_base.model.isLanguageModel() ? "USD per million output tokens"
+                                                         : "USD per million images";
+        out.timeLabel = m_base.model.isLanguageModel() ? "TPOT (ms)" : "batch latency (ms)";
+    }
+    const PlanOption* first = distinct.empty() ? nullptr : &distinct.front();
+    for (auto& o : out.options) {
+        const auto& e = o.estimate;
+        std::string why = "fits in " + std::to_string(o.count) + "x " + o.gpuName + " (" + layout(o) + ", " +
+                          num(units::bytesToGiB(e.memory.total()), "%.1f") + " of " +
+                          num(units::bytesToGiB(e.capacityBytes), "%.0f") + " GiB per GPU) at " + o.precision;
+        if (training) {
+            const auto& t = *e.training;
+            if (t.hours)
+                why += ", " + num(*t.hours, "%.3g") + " h";
+            if (t.costUsd)
+                why += ", " + money(*t.costUsd);
+            if (m_base.training.targets.deadlineHours && t.hours)
+                why += ", " + num((1 - *t.hours / *m_base.training.targets.deadlineHours) * 100, "%.0f") +
+                       "% inside the deadline";
+            if (o.checkpointing != std::string(toString(m_base.training.checkpointing)))
+                why += ", with " + o.checkpointing + " checkpointing";
+            if (o.microBatch != m_base.training.microBatch)
+                why += ", micro-batch " + std::to_string(o.microBatch) + " x " + std::to_string(o.gradAccum) + " accumulation";
+        } else {
+            const auto& r = *e.inference;
+            why += ", batch " + std::to_string(o.microBatch);
+            if (r.tpotMs) {
+                why += ": TPOT " + num(*r.tpotMs, "%.3g") + " ms";
+                if (m_base.inference.targets.tpotMs)
+                    why += " (" + num((1 - *r.tpotMs / *m_base.inference.targets.tpotMs) * 100, "%.0f") + "% headroom)";
+                why += ", TTFT " + num(r.ttftMs.value_or(0), "%.3g") + " ms";
+            } else if (r.latencyMs) {
+                why += ": " + num(*r.latencyMs, "%.3g") + " ms per batch";
+            }
+            if (o.replicas > 1)
+                why += ", " + std::to_string(o.replicas) + " replicas for the load";
+            if (r.usdPerMillionTokens)
+                why += ", " + money(*r.usdPerMillionTokens) + "/M tokens";
+            if (o.precision == "int4" || o.precision == "int8")
+                why += " (check quality at " + o.precision + ")";
+        }
+        if (e.uncertainty.throughput > 0.2)
+            why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") + "%: not calibrated on this GPU type)";
+        if (training && o.precision == "fp8" && m_base.training.precision != TrainPrecision::FP8)
+            why += " (FP8 training needs Transformer Engine / torchao)";
+        if (first && o.rank > 1 && first->costKey > 0)
+            why += "; " + num(o.costKey / first->costKey, "%.2f") + "x the cost of rank 1";
+        else if (distinct.size() > 1 && distinct[1].costKey > 0 && o.rank == 1)
+            why += "; " + num((1 - o.costKey / distinct[1].costKey) * 100, "%.0f") + "% cheaper than " +
+                   std::to_string(distinct[1].count) + "x " + distinct[1].gpuName;
+        o.why = why;
+    }
+
+    // Popular GPUs that lost.
+    for (const char* id : kPopular) {
+        const bool listed = std::any_of(out.options.begin(), out.options.end(), [&](const PlanOption& o) { return o.gpu == id; });
+        if (listed || !m_catalog.find(id))
+            continue;
+        if (!m_base.hardware.gpus.empty() &&
+            std::find(m_base.hardware.gpus.begin(), m_base.hardware.gpus.end(), id) == m_base.hardware.gpus.end())
+            continue;
+        auto it = std::find_if(distinct.begin(), distinct.end(), [&](const PlanOption& o) { return o.gpu == id; });
+        std::string why;
+        if (it != distinct.end()) {
+            why = "best is rank " + std::to_string(it->rank) + " (" + std::to_string(it->count) + " GPUs, " + layout(*it) +
+                  "): " + num(first && first->costKey > 0 ? it->costKey / first->costKey : 1, "%.2f") + "x the cost of rank 1";
+        } else if (std::find(m_unpriced.begin(), m_unpriced.end(), id) != m_unpriced.end()) {
+            why = "no price listed for the " + std::string(toString(m_base.pricing.model)) + " pricing model";
+        } else {
+            const Miss& miss = m_misses[id];
+            if (!miss.target.empty())
+                why = "misses a target at every size tried: " + miss.target;
+            else if (std::isfinite(miss.bestMemory))
+                why = "does not fit: needs at least " + num(units::bytesToGiB(miss.bestMemory), "%.1f") +
+                      " GiB per GPU of " + num(units::bytesToGiB(miss.capacity), "%.0f") + " at every size up to " +
+                      std::to_string(training ? m_base.hardware.maxCount : std::min(8, m_base.hardware.maxCount)) + " GPUs";
+            else
+                why = "no configuration met the targets";
+        }
+        out.alternatives.push_back({id, why});
+    }
+    if (!m_unpriced.empty()) {
+        std::string ids;
+        for (const auto& id : m_unpriced)
+            ids += (ids.empty() ? "" : ", ") + id;
+        out.notes.push_back("Not ranked (no " + std::string(toString(m_base.pricing.model)) + " price listed): " + ids);
+    }
+    if (distinct.empty())
+        out.notes.push_back("No configuration fits and meets the targets; see the alternatives for the closest misses.");
+    if (m_base.model.approximate)
+        out.notes.push_back("The model shape was guessed from its size: " + m_base.model.shapeNote);
+    return out;
+}
+
+double round4(double v)
+{
+    if (!std::isfinite(v) || v == 0)
+        return 0;
+    const double mag = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(v))));
+    return std::round(v * mag) / mag;
+}
+
+} // namespace
+
+PlanResult plan(const Scenario& s, const Catalog& catalog, const PlanRequest& request)
+{
+    Solver solver(s, catalog, request);
+    return solver.run();
+}
+
+std::string planToJson(const PlanResult& r)
+{
+    using nlohmann::ordered_json;
+    ordered_json doc;
+    doc["format"] = "gpuplanner-plan";
+    doc["version"] = 1;
+    doc["scenario"] = r.scenario;
+    ordered_json options = ordered_json::array();
+    for (const auto& o : r.options) {
+        ordered_json j;
+        j["rank"] = o.rank;
+        j["gpu"] = o.gpu;
+        j["count"] = o.count;
+        j["tp"] = o.tp;
+        j["pp"] = o.pp;
+        j["zero"] = o.zero;
+        j["replicas"] = o.replicas;
+        j["precision"] = o.precision;
+        j["micro_batch"] = o.microBatch;
+        if (o.estimate.training) {
+            j["grad_accum"] = o.gradAccum;
+            j["activation_checkpointing"] = o.checkpointing;
+        }
+        j["fits"] = o.fits;
+        j["meets_targets"] = o.meetsTargets;
+        j["usd_per_hour"] = round4(o.usdPerHour);
+        j["memory_gib_per_gpu"] = round4(units::bytesToGiB(o.estimate.memory.total()));
+        if (o.estimate.training) {
+            const auto& t = *o.estimate.training;
+            ordered_json tr;
+            if (t.tokensPerS > 0)
+                tr["tokens_per_s"] = round4(t.tokensPerS);
+            else
+                tr["samples_per_s"] = round4(t.samplesPerS);
+            if (t.hours)
+                tr["hours"] = round4(*t.hours);
+            if (t.costUsd)
+                tr["cost_usd"] = round4(*t.costUsd);
+            j["training"] = tr;
+        }
+        if (o.estimate.inference) {
+            const auto& i = *o.estimate.inference;
+            ordered_json in;
+            if (i.ttftMs)
+                in["ttft_ms"] = round4(*i.ttftMs);
+            if (i.tpotMs)
+                in["tpot_ms"] = round4(*i.tpotMs);
+            if (i.tokensPerS)
+                in["tokens_per_s"] = round4(*i.tokensPerS * o.replicas);
+            if (i.usdPerMillionTokens)
+                in["usd_per_million_tokens"] = round4(*i.usdPerMillionTokens);
+            if (i.samplesPerS)
+                in["samples_per_s"] = round4(*i.samplesPerS * o.replicas);
+            if (i.latencyMs)
+                in["latency_ms"] = round4(*i.latencyMs);
+            j["inference"] = in;
+        }
+        j["why"] = o.why;
+        options.push_back(j);
+    }
+    doc["options"] = options;
+    doc["pareto"] = r.pareto;
+    ordered_json alts = ordered_json::array();
+    for (const auto& a : r.alternatives)
+        alts.push_back({{"gpu", a.gpu}, {"why", a.why}});
+    doc["alternatives"] = alts;
+    doc["cost_key"] = r.costLabel;
+    doc["time_key"] = r.timeLabel;
+    doc["considered"] = r.considered;
+    doc["feasible"] = r.feasible;
+    if (!r.notes.empty())
+        doc["notes"] = r.notes;
+    return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string planToTable(const PlanResult& r)
+{
+    std::ostringstream out;
+    out << r.scenario << "\n" << r.considered << " configurations estimated, " << r.feasible
+        << " fit and meet the targets. Ranked by " << r.costLabel << ", then " << r.timeLabel << ".\n\n";
+    for (const auto& o : r.options) {
+        const bool onFront = std::find(r.pareto.begin(), r.pareto.end(), o.rank) != r.pareto.end();
+        char line[160];
+        std::snprintf(line, sizeof line, "%3d%s %-24s x%-5d %-24s %-7s %12.4g %12.4g\n", o.rank, onFront ? "*" : " ",
+                      o.gpu.c_str(), o.count * o.replicas, layout(o).c_str(), o.precision.c_str(), o.costKey, o.timeKey);
+        out << line << "      " << o.why << "\n";
+    }
+    out << "(* = on the cost-vs-time Pareto front; columns: " << r.costLabel << ", " << r.timeLabel << ")\n";
+    if (!r.alternatives.empty()) {
+        out << "\nPopular alternatives:\n";
+        for (const auto& a : r.alternatives)
+            out << "  " << a.gpu << ": " << a.why << "\n";
+    }
+    for (const auto& n : r.notes)
+        out << "note: " << n << "\n";
+    return out.str();
+}
+
+} // namespace gp
