@@ -4,6 +4,7 @@
 #include "errors.h"
 #include "estimate.h"
 #include "planner.h"
+#include "rentbuy.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -37,6 +38,8 @@ const char* kUsage =
     "  plan FILE [--top N] [--format json|table]\n"
     "                       search GPU type x count x TP/PP/ZeRO x precision x batch;\n"
     "                       the cheapest configurations that fit and meet the targets\n"
+    "  rent-vs-buy FILE [--gpu ID]... [--format json|table]\n"
+    "                       renting on-demand/spot/reserved vs owning: monthly curves, break-even\n"
     "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
     "  presets [--format json|table]  the built-in model presets\n"
     "  validate DIR [--format table|json] [--check]\n"
@@ -357,6 +360,43 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                     parsed.scenario.hardware.gpus = a.gpus;
                 const PlanResult r = plan(parsed.scenario, cat, PlanRequest{a.top});
                 out << (a.format == "table" ? planToTable(r) : planToJson(r));
+                return 0;
+            } catch (const InputError& e) {
+                printProblems(err, e, a.positional[0]);
+                return 2;
+            }
+        }
+        if (cmd == "rent-vs-buy") {
+            const Args a = parseArgs(args, 1, {"json", "table"});
+            if (a.positional.size() != 1)
+                throw Usage("rent-vs-buy needs exactly one scenario FILE");
+            std::vector<std::string> warnings;
+            const Catalog cat = loadCatalog(warnings);
+            try {
+                ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
+                Scenario& s = parsed.scenario;
+                if (!a.gpus.empty())
+                    s.hardware.gpus = a.gpus;
+                std::vector<RentVsBuy> rows;
+                std::vector<Diagnostic> problems;
+                const std::vector<std::string> ids = s.hardware.gpus.empty() ? std::vector<std::string>{} : s.hardware.gpus;
+                if (ids.empty()) {
+                    for (const auto& g : cat.gpus())
+                        if (g.pricePerHour.typical > 0 || g.purchaseUsd > 0)
+                            rows.push_back(rentVsBuy(s, g, s.hardware.count));
+                } else {
+                    for (std::size_t i = 0; i < ids.size(); ++i) {
+                        const Gpu* g = cat.find(ids[i]);
+                        if (!g)
+                            problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
+                                                "unknown GPU id \"" + ids[i] + "\" (did you mean \"" + cat.closestId(ids[i]) + "\"?)"});
+                        else
+                            rows.push_back(rentVsBuy(s, *g, s.hardware.count));
+                    }
+                }
+                if (!problems.empty())
+                    throw InputError(std::move(problems));
+                out << (a.format == "json" ? rentVsBuyToJson(rows) : rentVsBuyToTable(rows));
                 return 0;
             } catch (const InputError& e) {
                 printProblems(err, e, a.positional[0]);

@@ -229,7 +229,8 @@ Price pricePerGpuHour(const Scenario& s, const Gpu& g)
         if (g.purchaseUsd > 0) {
             const double hours = s.pricing.amortizationYears * 8760 * s.pricing.utilization;
             const double energy = g.tdpW / 1000 * s.pricing.pue * s.pricing.electricityUsdPerKwh;
-            out.perGpuHour = g.purchaseUsd / hours + energy;
+            const double hosting = s.pricing.hostingUsdPerGpuYear / (8760 * s.pricing.utilization);
+            out.perGpuHour = g.purchaseUsd / hours + energy + hosting;
         } else {
             out.note = "No purchase price listed for " + g.name + ".";
         }
@@ -287,6 +288,11 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions&
         }
         if (work > 0 && rate > 0) {
             r.hours = work / rate / 3600;
+            if (s.pricing.model == PricingModel::Spot) {
+                // Preemptions: restart from the last checkpoint.
+                *r.hours *= 1.15;
+                plan.notes.push_back("Spot: +15% time for restarts from the last checkpoint after preemptions.");
+            }
             if (effectiveUsdPerHour > 0)
                 r.costUsd = *r.hours * effectiveUsdPerHour;
             plan.term("cost.hours", "Time to train", *r.hours, "h",
@@ -309,6 +315,8 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions&
         e.training = r;
     } else {
         InferenceResult r = detail::inferencePerformance(plan);
+        if (s.pricing.model == PricingModel::Spot)
+            plan.notes.push_back("Serving on spot capacity is risky: instances can be reclaimed at any time.");
         const auto& tg = s.inference.targets;
         if (r.tokensPerS && *r.tokensPerS > 0 && effectiveUsdPerHour > 0) {
             r.usdPerMillionTokens = effectiveUsdPerHour / (*r.tokensPerS * 3600) * 1e6;

@@ -263,7 +263,8 @@ void parseHardware(JsonReader& r, const json& h, Hardware& hw)
 void parsePricing(JsonReader& r, const json& pr, Pricing& p)
 {
     const std::string path = "pricing";
-    r.checkKeys(pr, path, {"model", "utilization", "electricity_usd_per_kwh", "pue", "amortization_years"});
+    r.checkKeys(pr, path,
+                {"model", "utilization", "electricity_usd_per_kwh", "pue", "amortization_years", "hosting_usd_per_gpu_year"});
     if (auto v = readChoice(r, pr, path, "model", kPricingModels))
         p.model = static_cast<PricingModel>(*v);
     if (auto v = r.number(pr, path, "utilization", 0, 1, true))
@@ -274,6 +275,8 @@ void parsePricing(JsonReader& r, const json& pr, Pricing& p)
         p.pue = *v;
     if (auto v = r.number(pr, path, "amortization_years", 0, 50, true))
         p.amortizationYears = *v;
+    if (auto v = r.number(pr, path, "hosting_usd_per_gpu_year", 0, 1e7))
+        p.hostingUsdPerGpuYear = *v;
 }
 
 } // namespace
@@ -514,7 +517,8 @@ std::string scenarioToJson(const Scenario& s)
                       {"utilization", p.utilization},
                       {"electricity_usd_per_kwh", p.electricityUsdPerKwh},
                       {"pue", p.pue},
-                      {"amortization_years", p.amortizationYears}};
+                      {"amortization_years", p.amortizationYears},
+                      {"hosting_usd_per_gpu_year", p.hostingUsdPerGpuYear}};
     return doc.dump(2) + "\n";
 }
 

@@ -71,6 +71,7 @@ struct Pricing {
     double electricityUsdPerKwh = 0.12;
     double pue = 1.3;
     double amortizationYears = 3;
+    double hostingUsdPerGpuYear = 0; // owned GPUs: rack, network, staff share (extension key)
 };
 
 /// How the model was given, so a saved scenario keeps the user's form.
