@@ -5,6 +5,7 @@
 #include "estimate.h"
 #include "planner.h"
 #include "rentbuy.h"
+#include "rules.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -40,6 +41,7 @@ const char* kUsage =
     "                       the cheapest configurations that fit and meet the targets\n"
     "  rent-vs-buy FILE [--gpu ID]... [--format json|table]\n"
     "                       renting on-demand/spot/reserved vs owning: monthly curves, break-even\n"
+    "  rules [--format json|table]    the seed articles' rules of thumb, recomputed\n"
     "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
     "  presets [--format json|table]  the built-in model presets\n"
     "  validate DIR [--format table|json] [--check]\n"
@@ -402,6 +404,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                 printProblems(err, e, a.positional[0]);
                 return 2;
             }
+        }
+        if (cmd == "rules") {
+            const Args a = parseArgs(args, 1, {"json", "table"});
+            if (!a.positional.empty())
+                throw Usage("rules takes no arguments");
+            // The articles' claims are checked against the reference catalog, not user edits.
+            const auto rules = checkRulesOfThumb(Catalog::builtin());
+            out << (a.format == "json" ? rulesToJson(rules) : rulesToText(rules));
+            return 0;
         }
         if (cmd == "gpus") {
             const Args a = parseArgs(args, 1, {"json", "table"});
