@@ -54,6 +54,7 @@ constexpr double kOptimizedActivationFactor = 0.45;
 // elementwise ops: about half of the saved bytes (Korthikanti et al. 2022, with
 // flash attention already not storing the s^2 scores).
 constexpr double kSelectiveFactor = 0.5;
+constexpr double kPrefillChunkTokens = 32768;
 
 double contextBytes(const Gpu& g)
 {
@@ -480,7 +481,11 @@ MemoryBreakdown inferenceMemory(Plan& p)
         double f = double(m.ffnHidden);
         if (m.moe.enabled())
             f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
-        const double tokens = double(inf.batch) * inf.promptTokens;
+        // Serving engines prefill in chunks (vLLM / TensorRT-LLM max_num_batched_tokens);
+        // the transient is capped at 32k tokens, the largest prompt batch measured.
+        double tokens = double(inf.batch) * inf.promptTokens;
+        if (p.optimized)
+            tokens = std::min(tokens, kPrefillChunkTokens);
         const double perToken = (8.0 * m.hidden + 10.0 * f) * (p.actBytes / 2) / p.tp;
         const double act = tokens * perToken + double(inf.batch) * m.vocab * 4;
         mem.activations = act;

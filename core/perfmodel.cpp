@@ -55,7 +55,12 @@ constexpr double kAttnEff = 0.45;
 // published FSDP runs (MPT-7B on 8x A100: +9%, Llama 3 8B on 64x A100: -7%) then
 // check it; MPT-7B on 8x H100 (2023 software) stays +35% optimistic.
 constexpr double kEwEager = 10.6;
-constexpr double kEwOptimized = 12.0;
+constexpr double kEwOptimized = 10.0;
+// Inside a long optimized training step, GEMMs run below the isolated 8192^3
+// ceiling (sustained clocks under the power limit, NCCL kernels sharing SMs):
+// 0.85, fitted on the published FSDP runs (MPT-7B 8x A100/H100, Llama 3 8B 64x A100)
+// together with kEwOptimized on the compiled GPT-2 run.
+constexpr double kOptimizedTrainGemmDerate = 0.85;
 // Logits + cross-entropy traffic per (token x vocab): bf16 logits, fp32 upcast,
 // log-softmax, and their gradients (eager); fused/chunked CE in optimized stacks.
 constexpr double kLogitTrafficEager = 30;
@@ -240,7 +245,7 @@ TrainingResult trainingPerformance(Plan& p)
         // Backward: input and weight grads (2x forward); frozen LoRA bases need
         // only input grads (1x). Adapters add 6 x r x (in + out) per token.
         const double bwdFactor = lora ? 1 : 2;
-        double gemm = fwd.seconds * (1 + bwdFactor + recompute);
+        double gemm = fwd.seconds * (1 + bwdFactor + recompute) / (p.optimized ? kOptimizedTrainGemmDerate : 1.0);
         double adapterFlops = 0;
         if (lora) {
             for (const auto& lin : p.linears)
