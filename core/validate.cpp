@@ -218,6 +218,12 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
             s.training.precision = TrainPrecision::AmpBF16;
             const std::string par = lower(sw.value("parallelism", std::string()));
             s.hardware.zero = has(par, "fsdp") || has(par, "zero-3") ? 3 : 0;
+            const json& other = sw.value("other", json::object());
+            if (other.is_object()) {
+                s.hardware.tp = other.value("tp", 1);
+                s.hardware.pp = other.value("pp", 1);
+                s.training.gradAccum = other.value("grad_accum", 1);
+            }
             const GpuEstimate e = estimateOn(s, *gpu);
             add(rep, label, gpuId, "published_train_tokens_per_s_per_gpu", e.training->tokensPerS / s.hardware.count,
                 num(r, "value"));
@@ -267,9 +273,11 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
             explicitModel();
             s.mode = Mode::Inference;
             s.runtime = Runtime::Optimized;
-            const json& other = sw.value("other", json::object());
+            const json other = sw.value("other", json::object()).is_object() ? sw.value("other", json::object()) : json::object();
             s.inference.promptTokens = other.value("input_len", 1024);
             s.inference.outputTokens = other.value("output_len", 1024);
+            s.hardware.tp = other.value("tp", s.hardware.count);
+            s.hardware.count = std::max(s.hardware.count, s.hardware.tp);
             s.inference.precision = has(precision, "fp8") ? InferPrecision::FP8
                                     : has(precision, "int4") ? InferPrecision::INT4
                                     : has(precision, "int8") ? InferPrecision::INT8
