@@ -44,7 +44,7 @@ const char* kUsage =
     "  rules [--format json|table]    the seed articles' rules of thumb, recomputed\n"
     "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
     "  presets [--format json|table]  the built-in model presets\n"
-    "  validate DIR [--format table|json] [--check]\n"
+    "  validate DIR [--format table|json] [--summary] [--check]\n"
     "                       predicted vs measured for every measured record in DIR\n"
     "                       (--check: exit 1 when a metric is over its bound)\n"
     "  report FILE -o OUT.pdf         the PDF comparison report, headless\n"
@@ -64,6 +64,7 @@ struct Args {
     std::string output;
     bool explain = false;
     bool check = false;
+    bool summary = false;
     int top = 10;
 };
 
@@ -98,6 +99,8 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
             a.explain = true;
         } else if (s == "--check") {
             a.check = true;
+        } else if (s == "--summary") {
+            a.summary = true;
         } else if (s.size() > 1 && s[0] == '-') {
             throw Usage("unknown option " + s);
         } else {
@@ -444,7 +447,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                     err << a.positional[0] << ": no measured records found\n";
                     return 2;
                 }
-                out << (a.format == "json" ? validationToJson(rep) : validationToTable(rep));
+                out << (a.format == "json" ? validationToJson(rep)
+                        : a.summary        ? validationSummary(rep)
+                                           : validationToTable(rep));
                 return a.check && !rep.withinBounds() ? 1 : 0;
             } catch (const InputError& e) {
                 printProblems(err, e, "");

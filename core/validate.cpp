@@ -25,9 +25,18 @@ using nlohmann::json;
 namespace {
 
 // The accuracy the README promises on the calibration runs (mean absolute % error).
+// Published multi-GPU runs (issue #4): 20% on throughput. The torchtune memory
+// rows stay informational: their LoRA placement, sequence packing and chunked
+// loss are not stated precisely enough to predict (see README).
 const std::map<std::string, double> kBounds = {
-    {"memory_total_gib", 8},   {"train_tokens_per_s", 12}, {"decode_ms", 8},
-    {"prefill_ms", 15},        {"vision_images_per_s", 15},
+    {"memory_total_gib", 8},
+    {"train_tokens_per_s", 12},
+    {"decode_ms", 8},
+    {"prefill_ms", 15},
+    {"vision_images_per_s", 15},
+    {"published_train_tokens_per_s_per_gpu", 20},
+    {"published_infer_output_tokens_per_s", 20},
+    {"published_vision_images_per_s", 20},
 };
 
 std::string lower(std::string s)
@@ -455,19 +464,26 @@ std::string validationToTable(const ValidationReport& r)
                       row.gpu.c_str(), row.metric.c_str(), row.predicted, row.measured, row.errorPct());
         out << line;
     }
-    out << "\n";
-    std::snprintf(line, sizeof line, "%-36s %4s %8s %8s %s\n", "metric", "n", "MAPE", "bound", "");
-    out << line;
-    for (const auto& [metric, m] : r.metrics) {
-        std::snprintf(line, sizeof line, "%-36s %4d %7.1f%% %7s %s\n", metric.c_str(), m.n, m.mape,
-                      m.bound > 0 ? (std::to_string(int(m.bound)) + "%").c_str() : "-",
-                      m.bound <= 0 ? "" : (m.mape <= m.bound ? "ok" : "OVER"));
-        out << line;
-    }
+    out << "\n" << validationSummary(r);
     if (!r.skipped.empty()) {
         out << "\nnot scored:\n";
         for (const auto& s : r.skipped)
             out << "  " << s << "\n";
+    }
+    return out.str();
+}
+
+std::string validationSummary(const ValidationReport& r)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-38s %4s %8s %8s\n", "metric", "n", "MAPE", "bound");
+    out << line;
+    for (const auto& [metric, m] : r.metrics) {
+        std::snprintf(line, sizeof line, "%-38s %4d %7.1f%% %8s\n", metric.c_str(), m.n, m.mape,
+                      m.bound > 0 ? ((std::to_string(int(m.bound)) + "%") + (m.mape <= m.bound ? " ok" : " OVER")).c_str()
+                                  : "-");
+        out << line;
     }
     return out.str();
 }

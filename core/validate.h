@@ -39,6 +39,8 @@ void validateText(const std::string& text, const std::string& origin, const Cata
 void summarize(ValidationReport& report);
 
 std::string validationToTable(const ValidationReport& r);
+/// The per-metric table alone (what the README quotes).
+std::string validationSummary(const ValidationReport& r);
 std::string validationToJson(const ValidationReport& r);
 
 /// Maps a device name as nvidia-smi / torch print it ("NVIDIA H100 80GB HBM3") to a catalog id.
