@@ -78,6 +78,20 @@ private slots:
         QVERIFY(pagedExplained);
     }
 
+    void readmeQuotesTheValidationSummary()
+    {
+        // The README's accuracy table must be what `validate --summary` prints.
+        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const qsizetype begin = text.indexOf(QStringLiteral("<!-- validate:begin -->\n```\n"));
+        const qsizetype end = text.indexOf(QStringLiteral("```\n<!-- validate:end -->"));
+        QVERIFY(begin >= 0 && end > begin);
+        const qsizetype from = begin + QStringLiteral("<!-- validate:begin -->\n```\n").size();
+        const QString quoted = text.mid(from, end - from);
+        QCOMPARE(quoted, QString::fromStdString(gp::validationSummary(m_report)));
+    }
+
     void deviceNamesMapToCatalogIds_data()
     {
         QTest::addColumn<QString>("name");
