@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -54,6 +55,8 @@ std::string layout(const PlanOption& o)
     const int dp = o.count / (o.tp * o.pp);
     if (dp > 1)
         s += std::string(s.empty() ? "" : " ") + "DP" + std::to_string(dp) + (o.zero ? " ZeRO-" + std::to_string(o.zero) : "");
+    if (!o.mig.empty())
+        return "MIG " + o.mig + " slice";
     return s.empty() ? "single GPU" : s;
 }
 
@@ -105,6 +108,8 @@ private:
     std::vector<PlanOption> m_all;
     std::map<std::string, Miss> m_misses;
     std::vector<std::string> m_unpriced;
+    std::deque<Gpu> m_slices; // MIG slices as virtual GPUs (stable addresses)
+    std::map<std::string, std::pair<std::string, std::string>> m_sliceOf; // slice id -> (base id, slice)
     long long m_considered = 0;
 };
 
@@ -123,6 +128,11 @@ void Solver::keep(PlanOption o, const Gpu& g)
 {
     o.gpu = g.id;
     o.gpuName = g.name;
+    if (auto it = m_sliceOf.find(g.id); it != m_sliceOf.end()) {
+        o.gpu = it->second.first;
+        o.mig = it->second.second;
+        o.gpuName = m_catalog.find(o.gpu)->name;
+    }
     o.fits = o.estimate.fits;
     o.meetsTargets = o.estimate.fits && o.estimate.meetsTargets;
     m_all.push_back(std::move(o));
@@ -245,7 +255,8 @@ void Solver::inferenceCandidates(const Gpu& g)
         }
     }
     const auto& tg = b.inference.targets;
-    for (int tp = 1; tp <= std::min(8, b.hardware.maxCount); tp *= 2) {
+    const bool slice = m_sliceOf.count(g.id) > 0;
+    for (int tp = 1; tp <= std::min(slice ? 1 : 8, b.hardware.maxCount); tp *= 2) {
         if (!lm && tp > 1)
             break;
         if (lm && model.heads % tp != 0)
@@ -339,10 +350,39 @@ PlanResult Solver::run()
             m_unpriced.push_back(g->id);
             continue;
         }
-        if (training)
+        if (training) {
             trainingCandidates(*g);
-        else
+        } else {
             inferenceCandidates(*g);
+            // MIG: a small model can serve from a slice. NVIDIA's 7-way parts split
+            // into 1g (1/7 of the SMs, 1/8 of memory and bandwidth) and 3g (3/7,
+            // 4/8) instances; a slice is billed as its share of the GPU.
+            if (g->migMaxInstances >= 7 && g->vendor == "NVIDIA") {
+                for (const auto& [name, compute, memory] :
+                     {std::tuple{"1g", 1.0 / 7, 1.0 / 8}, std::tuple{"3g", 3.0 / 7, 4.0 / 8}}) {
+                    Gpu v = *g;
+                    v.id = g->id + "-mig-" + name;
+                    v.name = g->name + " (MIG " + name + ")";
+                    v.memoryGb *= memory;
+                    v.bandwidthGbps *= memory;
+                    for (double* peak : {&v.fp32Tflops, &v.tf32Tflops, &v.fp16Tflops, &v.bf16Tflops, &v.fp8Tflops,
+                                         &v.int8Tops, &v.fp4Tflops})
+                        *peak *= compute;
+                    v.pricePerHour.typical *= compute;
+                    v.pricePerHour.low *= compute;
+                    v.pricePerHour.high *= compute;
+                    if (v.pricePerHour.spot)
+                        *v.pricePerHour.spot *= compute;
+                    v.purchaseUsd *= compute;
+                    v.tdpW *= compute;
+                    v.migMaxInstances = 0;
+                    v.interconnectGbps = 0;
+                    m_slices.push_back(std::move(v));
+                    m_sliceOf[m_slices.back().id] = {g->id, name};
+                    inferenceCandidates(m_slices.back());
+                }
+            }
+        }
     }
 
     // Feasible, then cheapest, then fastest.
@@ -365,7 +405,7 @@ PlanResult Solver::run()
     std::vector<PlanOption> distinct;
     std::map<std::string, bool> seen;
     for (auto& o : feasible) {
-        const std::string key = o.gpu + "/" + std::to_string(o.count) + (training ? "" : "/" + o.precision);
+        const std::string key = o.gpu + o.mig + "/" + std::to_string(o.count) + (training ? "" : "/" + o.precision);
         if (seen[key])
             continue;
         seen[key] = true;
@@ -408,7 +448,8 @@ PlanResult Solver::run()
     const PlanOption* first = distinct.empty() ? nullptr : &distinct.front();
     for (auto& o : out.options) {
         const auto& e = o.estimate;
-        std::string why = "fits in " + std::to_string(o.count) + "x " + o.gpuName + " (" + layout(o) + ", " +
+        std::string why = (o.mig.empty() ? "fits in " + std::to_string(o.count) + "x " : "fits in a MIG " + o.mig + " slice of ") +
+                          o.gpuName + " (" + layout(o) + ", " +
                           num(units::bytesToGiB(e.memory.total()), "%.1f") + " of " +
                           num(units::bytesToGiB(e.capacityBytes), "%.0f") + " GiB per GPU) at " + o.precision;
         if (training) {
@@ -523,6 +564,8 @@ std::string planToJson(const PlanResult& r)
         ordered_json j;
         j["rank"] = o.rank;
         j["gpu"] = o.gpu;
+        if (!o.mig.empty())
+            j["mig"] = o.mig;
         j["count"] = o.count;
         j["tp"] = o.tp;
         j["pp"] = o.pp;

@@ -14,6 +14,7 @@ struct PlanOption {
     int rank = 0;                 // 1 = best (cheapest, then fastest)
     std::string gpu;
     std::string gpuName;
+    std::string mig;              // MIG slice ("1g", "3g") when serving on a slice of one GPU
     int count = 1;                // GPUs per replica
     int tp = 1, pp = 1, zero = 0;
     int replicas = 1;             // inference: copies serving the load
