@@ -65,6 +65,7 @@ struct Args {
     bool explain = false;
     bool check = false;
     bool summary = false;
+    bool allGpus = false; // --gpu all: the whole catalog, whatever the file says
     int top = 10;
 };
 
@@ -78,10 +79,12 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
                 throw Usage(std::string(flag) + " needs a value");
             return args[++i];
         };
-        if (s == "--gpu") {
-            a.gpus.push_back(value("--gpu"));
-        } else if (s.rfind("--gpu=", 0) == 0) {
-            a.gpus.push_back(s.substr(6));
+        if (s == "--gpu" || s.rfind("--gpu=", 0) == 0) {
+            const std::string id = s == "--gpu" ? value("--gpu") : s.substr(6);
+            if (id == "all")
+                a.allGpus = true;
+            else
+                a.gpus.push_back(id);
         } else if (s == "--format") {
             a.format = value("--format");
         } else if (s.rfind("--format=", 0) == 0) {
@@ -260,7 +263,7 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
         ParsedScenario parsed = parseScenario(readFile(file, kMaxInputBytes));
         for (const auto& w : parsed.warnings)
             err << file << ": warning: " << w.text() << "\n";
-        if (!a.gpus.empty())
+        if (!a.gpus.empty() || a.allGpus)
             parsed.scenario.hardware.gpus = a.gpus;
         const Estimate est = estimate(parsed.scenario, catalog);
         std::string text;
@@ -361,7 +364,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                 ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
                 for (const auto& w : parsed.warnings)
                     err << a.positional[0] << ": warning: " << w.text() << "\n";
-                if (!a.gpus.empty())
+                if (!a.gpus.empty() || a.allGpus)
                     parsed.scenario.hardware.gpus = a.gpus;
                 const PlanResult r = plan(parsed.scenario, cat, PlanRequest{a.top});
                 out << (a.format == "table" ? planToTable(r) : planToJson(r));

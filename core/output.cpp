@@ -42,7 +42,7 @@ ordered_json resultJson(const GpuEstimate& r)
         m["optimizer"] = gib(r.memory.optimizer);
     }
     m["activations"] = gib(r.memory.activations);
-    if (r.inference)
+    if (r.inference && !r.inference->samplesPerS) // language models only
         m["kv_cache"] = gib(r.memory.kvCache);
     m["overhead"] = gib(r.memory.overhead);
     m["total"] = gib(r.memory.total());

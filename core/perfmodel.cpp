@@ -47,7 +47,20 @@ constexpr double kShapeC = 128;
 constexpr double kBandwidthEff = 0.90;
 // Flash attention (SDPA) forward efficiency relative to the format's peak;
 // backward does 2.5x the forward FLOPs at the same rate.
-constexpr double kAttnEff = 0.45;
+// FlashAttention-2-class kernels (PyTorch SDPA, triton) issue Ampere-style
+// mma.sync and do not overlap the softmax: averaged over forward and backward
+// they reach ~45% of the dense peak on Ampere/Ada and ~25% on Hopper and
+// Blackwell, whose peak needs wgmma/tcgen05 (FlashAttention-3). Fitted on the
+// published long-sequence MPT runs (8k-64k tokens, A100 vs H100).
+double attnEff(const Plan& p)
+{
+    const std::string& a = p.gpu->architecture;
+    if (a.find("Hopper") != std::string::npos || a.find("Blackwell") != std::string::npos)
+        return 0.25;
+    if (p.gpu->vendor == "NVIDIA")
+        return 0.45;
+    return 0.40; // ROCm CK / Gaudi / XLA flash kernels: not calibrated
+}
 // Elementwise traffic per saved activation byte in eager PyTorch (each saved
 // tensor is written and re-read, its gradient written and read, plus unsaved
 // temporaries). Fitted on the 5 eager LLM training runs. Optimized stacks save
@@ -186,25 +199,40 @@ int nodeSize(const Gpu& g)
     return 8;
 }
 
-/// Link bandwidth per GPU per direction (bytes/s) for a collective over
-/// `groupSize` GPUs; `crossNode` when the group spans scale-up domains.
-double linkBandwidth(const Plan& p, int groupSize, bool crossNode)
+/// Intra-node link bandwidth per GPU per direction (bytes/s) for a group of
+/// `groupSize` GPUs inside one scale-up domain.
+double intraNodeBandwidth(const Plan& p, int groupSize)
 {
     const Gpu& g = *p.gpu;
-    if (crossNode || groupSize > nodeSize(g))
-        return std::max(1.0, p.s->hardware.networkGbps) / 8 * 1e9; // Gb/s -> bytes/s
     // NVLink bridges join pairs only; larger groups on bridged cards fall back to PCIe.
     if (g.interconnectGbps > 0 && (groupSize <= 2 || g.interconnect.find("bridge") == std::string::npos))
         return g.interconnectGbps / 2 * 1e9;
     return g.pcieGbps() * 1e9 * 0.8;
 }
 
-double allReduceSeconds(const Plan& p, double bytes, int n, bool crossNode = false)
+double networkBandwidth(const Plan& p) { return std::max(1.0, p.s->hardware.networkGbps) / 8 * 1e9; }
+
+/// Seconds to reduce-scatter (or all-gather) `bytes` held by each of `n` GPUs,
+/// hierarchically as NCCL does: inside each node over NVLink/PCIe, then across
+/// nodes, where each GPU ships only its 1/G share over its own NIC.
+double scatterSeconds(const Plan& p, double bytes, int n)
 {
     if (n <= 1)
         return 0;
-    return 2.0 * (n - 1) / n * bytes / linkBandwidth(p, n, crossNode);
+    const int g = std::min(n, nodeSize(*p.gpu));
+    const int nodes = (n + g - 1) / g;
+    double t = bytes * (g - 1) / g / intraNodeBandwidth(p, g);
+    if (nodes > 1)
+        t += bytes / g * (nodes - 1) / nodes / networkBandwidth(p);
+    return t;
 }
+
+double allReduceSeconds(const Plan& p, double bytes, int n) { return 2 * scatterSeconds(p, bytes, n); }
+
+/// Fixed cost of one small all-reduce inside a node: launch plus one
+/// synchronization per ring step (NCCL / TensorRT-LLM custom all-reduce: ~10 us
+/// on 2 GPUs, ~30 us on 8).
+double allReduceLatency(int n) { return n <= 1 ? 0 : 6e-6 + 3.5e-6 * (n - 1); }
 
 } // namespace
 
@@ -254,7 +282,7 @@ TrainingResult trainingPerformance(Plan& p)
             gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p.compute, tokens, t.loraRank, m.hidden));
         }
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
-        const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * kAttnEff);
+        const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * attnEff(p));
 
         // Elementwise traffic scales with what the layers save (see memorymodel).
         const double perLayer = activationBytesPerTokenLayer(p);
@@ -270,7 +298,7 @@ TrainingResult trainingPerformance(Plan& p)
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(kAttnEff) + ")"); });
+               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(attnEff(p)) + ")"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? kEwOptimized : kEwEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
@@ -312,12 +340,21 @@ TrainingResult trainingPerformance(Plan& p)
     double comm = 0;
     if (p.dp > 1) {
         // The data-parallel group leaves the node once the job is wider than it
-        // (tensor parallelism fills the node first).
+        // (tensor parallelism fills the node first): its collectives then cross
+        // the network, one NIC per GPU.
         const bool crossNode = p.count > nodeSize(*p.gpu);
-        const double linkBw = linkBandwidth(p, p.dp, crossNode);
-        const double ring = double(p.dp - 1) / p.dp;
+        const int dpInNode = std::max(1, std::min(p.dp, nodeSize(*p.gpu) / std::max(1, p.tp * p.pp)));
         const double gradBytes =
             trainable * (t.method != TrainMethod::Full ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
+        auto collective = [&](double bytes) {
+            // A dp group spread over nodes: dpInNode GPUs share each node's links.
+            if (!crossNode)
+                return scatterSeconds(p, bytes, p.dp);
+            const int nodes = (p.dp + dpInNode - 1) / dpInNode;
+            double secs = dpInNode > 1 ? bytes * (dpInNode - 1) / dpInNode / intraNodeBandwidth(p, dpInNode) : 0;
+            secs += bytes / dpInNode * (nodes - 1) / nodes / networkBandwidth(p);
+            return secs;
+        };
         double c = 0;
         double hidden = 0;
         if (p.zero >= 3 && t.method == TrainMethod::Full) {
@@ -325,20 +362,20 @@ TrainingResult trainingPerformance(Plan& p)
             // and again for backward, and reduce-scatters the gradients; prefetch
             // overlaps it with compute.
             const double paramBytes = m.isLanguageModel() ? m.totalParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
-            c = accum * (2 * paramBytes + gradBytes) * ring / linkBw;
+            c = accum * (2 * collective(paramBytes) + collective(gradBytes));
             hidden = 0.85 * micro * accum;
         } else {
             // One all-reduce (or reduce-scatter + all-gather for ZeRO-1/2, same
             // volume) per step, bucketed behind the last backward pass.
-            c = 2 * ring * gradBytes / linkBw;
+            c = 2 * collective(gradBytes);
             hidden = 0.8 * micro * (2.0 / 3.0);
         }
         const double exposed = std::max(0.0, c - hidden);
         comm += exposed;
         p.term("time.comm.dp", p.zero >= 3 ? "FSDP gathers and reduce-scatters (exposed)" : "Gradient all-reduce (exposed)",
                exposed * 1e3, "ms", [&] {
-                   return fmt(c * 1e3) + " ms of traffic over " + fmt(linkBw / 1e9) + " GB/s per GPU" +
-                          (crossNode ? " (between nodes: hardware.network_gbps)" : " (inside the node)") + ", " +
+                   return fmt(c * 1e3) + " ms of collectives (hierarchical: NVLink/PCIe in the node" +
+                          std::string(crossNode ? ", hardware.network_gbps between nodes" : "") + "), " +
                           fmt(std::min(c, hidden) * 1e3) + " ms hidden behind compute";
                });
     }
@@ -348,7 +385,7 @@ TrainingResult trainingPerformance(Plan& p)
         const double c = 4.0 * layers * allReduceSeconds(p, bytes, p.tp) * accum;
         comm += c;
         p.term("time.comm.tp", "Tensor-parallel all-reduces", c * 1e3, "ms",
-               [&] { return std::string("4 per layer x " + fmtGiB(bytes) + " over " + fmt(linkBandwidth(p, p.tp, false) / 1e9) + " GB/s"); });
+               [&] { return std::string("4 per layer x " + fmtGiB(bytes) + " over " + fmt(intraNodeBandwidth(p, p.tp) / 1e9) + " GB/s"); });
     }
     step += comm;
 
@@ -395,7 +432,7 @@ InferenceResult inferencePerformance(Plan& p)
     const double tokens = double(inf.batch) * inf.promptTokens;
     const GemmWork pre = forwardGemms(p, tokens, inf.batch, p.compute);
     const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
-    const double attn = attnF / (peak(p, p.compute) * kAttnEff);
+    const double attn = attnF / (peak(p, p.compute) * attnEff(p));
     double f = double(m.ffnHidden);
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
@@ -407,13 +444,13 @@ InferenceResult inferencePerformance(Plan& p)
     double prefill = pre.seconds + attn + ewBytes / bw + kernelsPre;
     // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
     if (p.tp > 1)
-        prefill += 2.0 * layers * allReduceSeconds(p, tokens * m.hidden * 2, p.tp);
+        prefill += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p.tp));
     prefill *= p.pp; // one batch crosses every pipeline stage in turn
     r.ttftMs = prefill * 1e3;
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(kAttnEff) + ")"); });
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(attnEff(p)) + ")"); });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
            [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
 
@@ -438,27 +475,35 @@ InferenceResult inferencePerformance(Plan& p)
     const double kvBytes = double(inf.batch) * ctxMean * m.kvElementsPerToken() * p.kvBytes / (p.tp * p.pp);
     // GEMV-style decode kernels stream at 83.5% of the datasheet bandwidth
     // (fitted with the per-layer floor on the two batch-1 decode runs; the 4 GiB
-    // copy reached 90%).
-    const double memTime = (weightBytes + kvBytes) / (units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * kDecodeBandwidthEff);
-    const double decodeFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp) +
-                               4.0 * ctxMean * double(m.heads) * m.headDim * m.layers * inf.batch / (p.tp * p.pp);
+    // copy reached 90%). The weight GEMMs and the attention over the KV cache are
+    // separate kernels: each is its own roofline, and their times add.
+    const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * kDecodeBandwidthEff;
     const DType ct = p.compute == DType::FP8 ? DType::FP8 : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
+    const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
+    const double gemmFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp);
     // A decode GEMM is weight-load bound until the batch nears the ridge point
-    // (~300 tokens on an H100); the row count is not a tile-efficiency penalty
-    // here (that time is already the memory term), so rows are floored at 256.
-    const double computeTime = decodeFlops / (peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct) *
-                                              gemmEff(ct, std::max(256.0, double(inf.batch)), m.hidden, m.hidden));
+    // (~300 tokens on an H100); rows are floored at 256 so the small-M tile
+    // penalty is not counted twice.
+    const double weightTime = std::max(
+        weightBytes / decodeBw,
+        gemmFlops / (pk * gemmEff(ct, std::max(256.0, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));
+    const double attnFlops = 4.0 * ctxMean * double(m.heads) * m.headDim * m.layers * inf.batch / (p.tp * p.pp);
+    const double kvTime = std::max(kvBytes / decodeBw, attnFlops / (pk * attnEff(p)));
+    const double memTime = weightTime + kvTime;
+    const double computeTime =
+        gemmFlops / (pk * gemmEff(ct, std::max(256.0, double(inf.batch)), double(m.hidden) / p.tp, m.hidden));
     const double floor = p.optimized ? kDecodeLayerGraph * m.layers
                                      : kernelsPerLayer(p) * m.layers * kKernelDecodeEager;
-    double tpot = std::max(memTime, computeTime) + floor;
+    double tpot = weightTime + kvTime + floor;
     if (p.tp > 1)
-        tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + 5e-6);
+        tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + allReduceLatency(p.tp));
     r.tpotMs = tpot * 1e3;
-    p.term("time.decode.memory", "Decode: weights + KV read", memTime * 1e3, "ms",
-           [&] { return std::string("(" + fmtGiB(weightBytes) + " weights + " + fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
-               ") / (" + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(kBandwidthEff) + ")" + moeNote); });
-    p.term("time.decode.compute", "Decode: compute", computeTime * 1e3, "ms",
-           [&] { return std::string("2 x active params x batch / achievable peak (counts only if above the memory time)"); });
+    p.term("time.decode.memory", "Decode: weights + KV", memTime * 1e3, "ms",
+           [&] { return std::string("max(" + fmtGiB(weightBytes) + " weights / bandwidth, GEMM FLOPs / peak) + max(" +
+                                    fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
+               " / bandwidth, attention FLOPs / peak); bandwidth " + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(kDecodeBandwidthEff) + moeNote); });
+    p.term("time.decode.compute", "Decode: GEMM compute", computeTime * 1e3, "ms",
+           [&] { return std::string("2 x active params x batch / achievable peak (counts when above the weight-read time)"); });
     p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(kDecodeLayerGraph * 1e6) + " us (CUDA graph)"
                        : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(kKernelDecodeEager * 1e6) +

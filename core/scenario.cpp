@@ -120,6 +120,7 @@ void parseModel(JsonReader& r, const json& m, ModelSpec& spec)
             spec.moe.experts = r.integer(*moe, mp, "experts", 1, 4096).value_or(0);
             spec.moe.active = r.integer(*moe, mp, "active", 1, 4096).value_or(std::min(2, spec.moe.experts));
             spec.moe.shared = r.integer(*moe, mp, "shared", 0, 4096).value_or(0);
+            spec.moe.expertFfnHidden = r.integer(*moe, mp, "expert_ffn_hidden", 1, 10'000'000).value_or(0);
             if (spec.moe.active > spec.moe.experts && spec.moe.experts > 0)
                 r.error(mp + ".active", "must not exceed moe.experts");
         }
@@ -314,7 +315,8 @@ ParsedScenario parseScenario(std::string_view text)
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error (syntax) or out_of_range (a number like 1e999 overflows a double)
         std::string what = e.what();
         // nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
         if (auto pos = what.find("] "); pos != std::string::npos)
@@ -455,9 +457,13 @@ std::string scenarioToJson(const Scenario& s)
         if (s.modelSpec.family)
             m["family"] = std::array{"decoder", "encoder", "vision"}[static_cast<int>(*s.modelSpec.family)];
         if (s.modelSpec.moe.enabled())
+        {
             m["moe"] = {{"experts", s.modelSpec.moe.experts},
                         {"active", s.modelSpec.moe.active},
                         {"shared", s.modelSpec.moe.shared}};
+            if (s.modelSpec.moe.expertFfnHidden > 0)
+                m["moe"]["expert_ffn_hidden"] = s.modelSpec.moe.expertFfnHidden;
+        }
         break;
     }
     doc["model"] = m;

@@ -92,6 +92,26 @@ private slots:
         QCOMPARE(quoted, QString::fromStdString(gp::validationSummary(m_report)));
     }
 
+    void publishedMultiGpuRunsWithinBounds()
+    {
+        // Issue #4: published multi-GPU runs within 20% on throughput.
+        const gp::ValidationReport pub =
+            gp::validateDirectory(GP_TEST_DATA_DIR "/published", gp::Catalog::builtin());
+        QVERIFY(pub.metrics.at("published_train_tokens_per_s_per_gpu").n >= 50);
+        QVERIFY(pub.metrics.at("published_infer_output_tokens_per_s").n >= 100);
+        for (const auto& [metric, m] : pub.metrics)
+            if (m.bound > 0)
+                QVERIFY2(m.mape <= m.bound, qPrintable(QString::fromStdString(metric) + QStringLiteral(" %1%").arg(m.mape)));
+        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const QString open = QStringLiteral("<!-- validate-published:begin -->\n```\n");
+        const qsizetype begin = text.indexOf(open);
+        const qsizetype end = text.indexOf(QStringLiteral("```\n<!-- validate-published:end -->"));
+        QVERIFY(begin >= 0 && end > begin);
+        QCOMPARE(text.mid(begin + open.size(), end - begin - open.size()), QString::fromStdString(gp::validationSummary(pub)));
+    }
+
     void deviceNamesMapToCatalogIds_data()
     {
         QTest::addColumn<QString>("name");
