@@ -1,0 +1,342 @@
+// Form edit -> scenario -> estimate -> table and charts, through the real widgets;
+// file round trips and failure paths with an injected (non-modal) error reporter.
+#include "ui/charts/chartpanel.h"
+#include "ui/charts/chartfactory.h"
+#include "ui/comparisonmodel.h"
+#include "ui/comparisonview.h"
+#include "ui/estimatecontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/resultstablemodel.h"
+#include "ui/scenarioform.h"
+#include "ui/scenariomodel.h"
+#include "ui/settings.h"
+
+#include "core/catalog.h"
+#include "core/estimate.h"
+#include "core/units.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QUndoStack>
+#include <QMessageBox>
+#include <QtTest>
+
+#include <unistd.h>
+
+using namespace gp::ui;
+using Field = ScenarioModel::Field;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QStringList m_errors;
+
+    std::unique_ptr<MainWindow> makeWindow()
+    {
+        auto w = std::make_unique<MainWindow>(std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini"))));
+        w->setErrorReporter([this](const QString& title, const QString& msg) { m_errors << title + QStringLiteral(": ") + msg; });
+        w->setSavePrompt([] { return int(QMessageBox::Discard); });
+        return w;
+    }
+
+    static QSpinBox* spin(MainWindow& w, Field f)
+    {
+        return qobject_cast<QSpinBox*>(w.form()->editorFor(f));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        // Keep the user's real catalog overlay out of the tests.
+        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("no-overlay.json")).toUtf8());
+    }
+
+    void init() { m_errors.clear(); }
+
+    void startsOnTheDefaultScenario()
+    {
+        auto w = makeWindow();
+        QCOMPARE(w->scenarioModel()->scenario().name, gp::defaultScenario().name);
+        QVERIFY(w->resultsModel()->rowCount() > 0);
+        QVERIFY(w->currentFile().isEmpty());
+        QVERIFY(!w->isWindowModified());
+    }
+
+    void formEditFlowsToTableAndCharts()
+    {
+        auto w = makeWindow();
+        QAbstractItemModelTester tester(w->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Pick three GPUs by ticking them in the list, as a user would.
+        QListWidget* list = w->form()->gpuList();
+        for (int i = 0; i < list->count(); ++i) {
+            const QString id = list->item(i)->data(Qt::UserRole).toString();
+            if (id == QLatin1String("nvidia-h100-sxm") || id == QLatin1String("nvidia-l40s") ||
+                id == QLatin1String("nvidia-a100-80gb-sxm"))
+                list->item(i)->setCheckState(Qt::Checked);
+        }
+        QCOMPARE(w->scenarioModel()->scenario().hardware.gpus.size(), std::size_t(3));
+
+        QSpinBox* mb = spin(*w, Field::MicroBatch);
+        QVERIFY(mb);
+        mb->setValue(12);
+        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 12);
+        // The recompute is coalesced by a timer; wait for it.
+        QTRY_COMPARE_WITH_TIMEOUT(w->resultsModel()->rowCount(), 3, 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->controller()->estimate().results.size() == 3 &&
+                                     w->resultsModel()->rowOf(QStringLiteral("nvidia-h100-sxm")) >= 0,
+                                 2000);
+        QTest::qWait(EstimateController::kCoalesceMs * 3);
+
+        const gp::GpuEstimate direct =
+            gp::estimateOn(w->scenarioModel()->scenario(), *gp::Catalog::builtin().find("nvidia-h100-sxm"));
+        QCOMPARE(direct.training->stepMs > 0, true);
+        const double expectedGiB = gp::units::bytesToGiB(direct.memory.total());
+        const int row = w->resultsModel()->rowOf(QStringLiteral("nvidia-h100-sxm"));
+        QCOMPARE(w->resultsModel()->cellValue(row, ResultsTableModel::VramNeedColumn).value(), expectedGiB);
+
+        // Micro-batch 12 must differ from the default's, or the test proves nothing.
+        const gp::GpuEstimate before = gp::estimateOn(gp::defaultScenario(), *gp::Catalog::builtin().find("nvidia-h100-sxm"));
+        QVERIFY(before.memory.total() != direct.memory.total());
+
+        auto* vram = w->chartPanel(charts::ChartKind::Vram);
+        const auto names = charts::vramComponentNames();
+        double stacked = 0;
+        for (const auto& n : names)
+            stacked += vram->shownValue(QStringLiteral("nvidia-h100-sxm"), n).value_or(-1e9);
+        QVERIFY(std::abs(stacked - expectedGiB) < 1e-9 * expectedGiB);
+        QCOMPARE(vram->shownValue(QStringLiteral("nvidia-h100-sxm"), names[0]).value(), gp::units::bytesToGiB(direct.memory.weights));
+        QCOMPARE(vram->shownValue(QStringLiteral("nvidia-h100-sxm"), QStringLiteral("Capacity per GPU")).value(),
+                 gp::units::bytesToGiB(direct.capacityBytes));
+
+        auto* thr = w->chartPanel(charts::ChartKind::Throughput);
+        QCOMPARE(thr->shownValue(QStringLiteral("nvidia-h100-sxm"), QString()).value(), direct.training->tokensPerS);
+        auto* cost = w->chartPanel(charts::ChartKind::Cost);
+        QCOMPARE(cost->shownValue(QStringLiteral("nvidia-h100-sxm"), QString()).value(), direct.training->costUsd.value());
+
+        // The comparison tab picked the three and explains ratios.
+        QCOMPARE(w->comparison()->model()->columnCount(), 3);
+        QVERIFY(w->comparison()->sentences().contains(QStringLiteral("than")));
+
+        // Selecting a row explains it.
+        const QModelIndex proxyIndex = w->resultsProxy()->mapFromSource(w->resultsModel()->index(row, 0));
+        w->resultsView()->setCurrentIndex(proxyIndex);
+        QVERIFY(w->explainView()->toPlainText().contains(QString::fromStdString(direct.gpuName)));
+        QVERIFY(w->explainView()->toPlainText().contains(QString::fromStdString(direct.terms.front().label)));
+    }
+
+    void twoSpinEditsAreOneUndoStep()
+    {
+        auto w = makeWindow();
+        QSpinBox* sl = spin(*w, Field::SeqLen);
+        const int original = sl->value();
+        QCOMPARE(w->scenarioModel()->undoStack()->count(), 0);
+        sl->stepUp();
+        sl->stepUp();
+        QCOMPARE(w->scenarioModel()->undoStack()->count(), 1);
+        QCOMPARE(w->scenarioModel()->scenario().training.seqLen, original + 2 * sl->singleStep());
+        QVERIFY(w->isWindowModified());
+        w->scenarioModel()->undoStack()->undo();
+        QCOMPARE(w->scenarioModel()->scenario().training.seqLen, original);
+        QCOMPARE(sl->value(), original); // the widget follows the undo
+    }
+
+    void invalidFieldIsMarkedAndKept()
+    {
+        auto w = makeWindow();
+        auto* count = spin(*w, Field::Count);
+        auto* tp = spin(*w, Field::Tp);
+        tp->setValue(2); // count stays 1: not a multiple of tp
+        QCOMPARE(w->scenarioModel()->scenario().hardware.tp, 2);
+        QVERIFY(count->toolTip().contains(QStringLiteral("hardware.count")));
+        QVERIFY(!count->styleSheet().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!w->controller()->error().isEmpty(), 2000);
+        count->setValue(2);
+        QVERIFY(count->styleSheet().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(w->controller()->error().isEmpty(), 2000);
+    }
+
+    void sizeEntryParsesAndRejects()
+    {
+        auto w = makeWindow();
+        QLineEdit* size = w->form()->sizeEdit();
+        size->setText(QStringLiteral("70B"));
+        QMetaObject::invokeMethod(size, "editingFinished");
+        QVERIFY(w->scenarioModel()->scenario().modelSpec.form == gp::ModelSpec::Form::Params);
+        QCOMPARE(w->scenarioModel()->scenario().modelSpec.params, 70e9);
+        size->setText(QStringLiteral("seventy"));
+        QMetaObject::invokeMethod(size, "editingFinished");
+        QCOMPARE(size->text(), QStringLiteral("seventy")); // kept
+        QVERIFY(size->toolTip().contains(QStringLiteral("model.params")));
+        QCOMPARE(w->scenarioModel()->scenario().modelSpec.params, 70e9);
+    }
+
+    void hfConfigImport()
+    {
+        auto w = makeWindow();
+        const QString path = m_dir.filePath(QStringLiteral("config.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
+                    "intermediate_size": 5632, "num_hidden_layers": 22, "num_attention_heads": 32,
+                    "num_key_value_heads": 4, "vocab_size": 32000, "max_position_embeddings": 2048,
+                    "tie_word_embeddings": false, "hidden_act": "silu"})");
+        f.close();
+        w->form()->importHfConfig(path);
+        QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));
+        QVERIFY(w->scenarioModel()->scenario().modelSpec.form == gp::ModelSpec::Form::HfConfig);
+        QCOMPARE(w->scenarioModel()->scenario().model.layers, 22);
+        QCOMPARE(w->scenarioModel()->scenario().model.kvHeads, 4);
+        // A broken file is refused with a message and the model stays.
+        QFile bad(m_dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{ not json");
+        bad.close();
+        w->form()->importHfConfig(bad.fileName());
+        QCOMPARE(m_errors.size(), 1);
+        QCOMPARE(w->scenarioModel()->scenario().model.layers, 22);
+    }
+
+    void saveAndOpenRoundTrip()
+    {
+        auto w = makeWindow();
+        w->scenarioModel()->setName(QStringLiteral("Round trip"));
+        w->scenarioModel()->setMicroBatch(6);
+        w->scenarioModel()->setGpus({"nvidia-h100-sxm", "nvidia-l4"});
+        const QString path = m_dir.filePath(QStringLiteral("rt.gpuplan.json"));
+        QVERIFY(w->saveTo(path));
+        QVERIFY(!w->isWindowModified());
+        QCOMPARE(w->recentFiles().files().value(0), QFileInfo(path).absoluteFilePath());
+
+        auto w2 = makeWindow();
+        QVERIFY(w2->openFile(path));
+        const auto& s = w2->scenarioModel()->scenario();
+        QCOMPARE(s.name, std::string("Round trip"));
+        QCOMPARE(s.training.microBatch, 6);
+        QCOMPARE(s.hardware.gpus, (std::vector<std::string>{"nvidia-h100-sxm", "nvidia-l4"}));
+        QCOMPARE(gp::scenarioToJson(s), gp::scenarioToJson(w->scenarioModel()->scenario()));
+        QCOMPARE(spin(*w2, Field::MicroBatch)->value(), 6);
+        QCOMPARE(w2->resultsModel()->rowCount(), 2);
+        // The recent list persisted through Settings.
+        QCOMPARE(w2->recentFiles().files().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    void saveIntoReadOnlyFolderFailsAndKeepsEverything()
+    {
+        if (geteuid() == 0)
+            QSKIP("running as root: file permissions do not stop writes");
+        QTemporaryDir ro;
+        const QString path = ro.filePath(QStringLiteral("keep.gpuplan.json"));
+        auto w = makeWindow();
+        QVERIFY(w->saveTo(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray old = f.readAll();
+        f.close();
+        QFile::setPermissions(ro.path(), QFile::ReadOwner | QFile::ExeOwner);
+        w->scenarioModel()->setMicroBatch(7);
+        QVERIFY(!w->saveTo(path));
+        QFile::setPermissions(ro.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(m_errors.size(), 1);
+        QVERIFY(m_errors[0].startsWith(QStringLiteral("Cannot save scenario")));
+        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 7); // edits intact
+        QVERIFY(w->isWindowModified());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), old); // old file unchanged
+    }
+
+    void saveToUnwritablePathFailsAndKeepsEverything()
+    {
+        // Works as root too: a path under a regular file cannot be created.
+        auto w = makeWindow();
+        const QString blocker = m_dir.filePath(QStringLiteral("blocker"));
+        QFile b(blocker);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("x");
+        b.close();
+        w->scenarioModel()->setMicroBatch(9);
+        QVERIFY(!w->saveTo(blocker + QStringLiteral("/s.gpuplan.json")));
+        QCOMPARE(m_errors.size(), 1);
+        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 9);
+        QVERIFY(w->isWindowModified());
+        QVERIFY(w->currentFile().isEmpty());
+        QVERIFY(b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), QByteArray("x"));
+    }
+
+    void openingACorruptFileKeepsTheCurrentScenario()
+    {
+        auto w = makeWindow();
+        w->scenarioModel()->setMicroBatch(5);
+        const QString path = m_dir.filePath(QStringLiteral("corrupt.gpuplan.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "gpuplanner-scenario", "version": 1, "model": {"preset": "llama-3.1-8b"},
+                    "workload": {"mode": "training", "training": {"micro_batch": -4}}})");
+        f.close();
+        QVERIFY(!w->openFile(path));
+        QCOMPARE(m_errors.size(), 1);
+        QVERIFY2(m_errors[0].contains(QStringLiteral("workload.training.micro_batch")), qPrintable(m_errors[0]));
+        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 5);
+        QVERIFY(w->currentFile().isEmpty());
+
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"format\": ");
+        f.close();
+        QVERIFY(!w->openFile(path));
+        QCOMPARE(m_errors.size(), 2);
+        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 5);
+    }
+
+    void csvExport()
+    {
+        auto w = makeWindow();
+        w->scenarioModel()->setGpus({"nvidia-h100-sxm"});
+        const QString path = m_dir.filePath(QStringLiteral("e.csv"));
+        QVERIFY(w->exportCsv(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray csv = f.readAll();
+        QCOMPARE(csv, QByteArray::fromStdString(gp::estimateToCsv(w->controller()->estimate())));
+        QVERIFY(csv.contains("nvidia-h100-sxm"));
+    }
+
+    void chartSavesPng()
+    {
+        auto w = makeWindow();
+        w->resize(1200, 800);
+        const QString path = m_dir.filePath(QStringLiteral("chart.png"));
+        QCOMPARE(w->chartPanel(charts::ChartKind::Cost)->saveImage(path), QString());
+        QImage img(path);
+        QVERIFY(!img.isNull());
+        if (charts::ChartPanel::svgSupported()) {
+            const QString svg = m_dir.filePath(QStringLiteral("chart.svg"));
+            QCOMPARE(w->chartPanel(charts::ChartKind::Vram)->saveImage(svg), QString());
+            QFile s(svg);
+            QVERIFY(s.open(QIODevice::ReadOnly));
+            QVERIFY(s.readAll().contains("<svg"));
+        }
+    }
+
+    void chartsLimitToTopN()
+    {
+        auto w = makeWindow(); // whole catalog
+        QVERIFY(w->resultsModel()->rowCount() > charts::kMaxGpus);
+        auto* vram = w->chartPanel(charts::ChartKind::Vram);
+        QCOMPARE(static_cast<int>(vram->shownGpuIds().size()), charts::kMaxGpus);
+        QVERIFY(vram->caption().contains(QStringLiteral("Showing %1 of").arg(charts::kMaxGpus)));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,53 @@
+#pragma once
+// The only door to Qt Charts: everything outside ui/charts/ uses these
+// declarations and never includes a Qt Charts header.
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+class QChart;
+class QPainter;
+class QRectF;
+
+namespace gp {
+struct Estimate;
+}
+
+namespace gp::ui::charts {
+
+enum class ChartKind { Vram, Throughput, Cost, CostVsTime };
+inline constexpr int kChartKindCount = 4;
+/// Charts show at most this many GPUs so the labels stay readable.
+inline constexpr int kMaxGpus = 16;
+
+struct ChartOptions {
+    QString currency = QStringLiteral("$");
+    bool print = false;   // fixed light colours for paper instead of the system palette
+    int maxGpus = kMaxGpus;
+};
+
+/// Which results a chart shows (indices into Estimate::results, best first) and
+/// a caption saying what was left out and why.
+struct ChartSelection {
+    std::vector<int> indices;
+    QString caption;
+};
+ChartSelection chartSelection(ChartKind kind, const gp::Estimate& e, int maxGpus = kMaxGpus);
+
+QString chartTitle(ChartKind kind);
+/// Names of the VRAM breakdown bar sets, in stacking order.
+QStringList vramComponentNames();
+
+/// Indices (into Estimate::results) on the cost-vs-time Pareto front among
+/// `candidates`: no other candidate is both cheaper and faster. Sorted by time.
+std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& candidates);
+
+/// A new chart for the estimate; the caller owns it.
+QChart* buildChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& options);
+
+/// Paints the chart (vector) into target, e.g. on a PDF page; works headless.
+void paintChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& options, QPainter* painter,
+                const QRectF& target);
+
+} // namespace gp::ui::charts

@@ -1,0 +1,213 @@
+#include "estimatecontroller.h"
+
+#include "format.h"
+#include "scenariomodel.h"
+
+#include "core/errors.h"
+#include "core/units.h"
+
+#include <QTimer>
+
+#include <algorithm>
+#include <numeric>
+
+namespace gp::ui {
+
+EstimateController::EstimateController(ScenarioModel* scenario, QObject* parent)
+    : QObject(parent)
+    , m_scenario(scenario)
+    , m_catalog(gp::Catalog::builtin())
+    , m_timer(new QTimer(this))
+{
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(kCoalesceMs);
+    connect(m_timer, &QTimer::timeout, this, &EstimateController::recomputeNow);
+    connect(m_scenario, &ScenarioModel::changed, this, &EstimateController::scheduleRecompute);
+}
+
+void EstimateController::setCatalog(const gp::Catalog& catalog)
+{
+    m_catalog = catalog;
+    recomputeNow();
+}
+
+void EstimateController::scheduleRecompute()
+{
+    m_timer->start();
+}
+
+void EstimateController::recomputeNow()
+{
+    m_timer->stop();
+    m_error.clear();
+    const auto& s = m_scenario->scenario();
+    if (!m_scenario->isValid()) {
+        QStringList lines;
+        for (const auto& d : m_scenario->problems())
+            lines << QString::fromStdString(d.text());
+        m_error = lines.join(QLatin1Char('\n'));
+        m_estimate = gp::Estimate{};
+        m_estimate.scenario = s.name;
+    } else {
+        try {
+            m_estimate = gp::estimate(s, m_catalog);
+        } catch (const gp::InputError& e) {
+            QStringList lines;
+            for (const auto& d : e.problems())
+                lines << QString::fromStdString(d.text());
+            m_error = lines.join(QLatin1Char('\n'));
+            m_estimate = gp::Estimate{};
+            m_estimate.scenario = s.name;
+        }
+    }
+    emit estimateChanged();
+}
+
+std::optional<double> comparableCost(const gp::GpuEstimate& r)
+{
+    if (r.training) {
+        if (r.training->costUsd)
+            return r.training->costUsd;
+        return r.usdPerHour > 0 ? std::optional<double>(r.usdPerHour) : std::nullopt;
+    }
+    if (r.inference) {
+        if (r.inference->usdPerMillionTokens)
+            return r.inference->usdPerMillionTokens;
+        return r.usdPerHour > 0 ? std::optional<double>(r.usdPerHour) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+const gp::GpuEstimate* firstResult(const gp::Estimate& e)
+{
+    return e.results.empty() ? nullptr : &e.results.front();
+}
+
+} // namespace
+
+QString comparableCostLabel(const gp::Estimate& e)
+{
+    const auto* r = firstResult(e);
+    if (!r)
+        return QObject::tr("Cost");
+    if (r->training)
+        return r->training->costUsd ? QObject::tr("Cost to train (USD)") : QObject::tr("Cost (USD/h)");
+    if (r->inference)
+        return r->inference->usdPerMillionTokens ? QObject::tr("Cost (USD per million output tokens)")
+                                                 : QObject::tr("Cost (USD/h)");
+    return QObject::tr("Cost");
+}
+
+std::optional<double> throughputOf(const gp::GpuEstimate& r)
+{
+    if (r.training)
+        return r.training->tokensPerS > 0 ? r.training->tokensPerS : r.training->samplesPerS;
+    if (r.inference)
+        return r.inference->tokensPerS ? r.inference->tokensPerS : r.inference->samplesPerS;
+    return std::nullopt;
+}
+
+QString throughputUnit(const gp::Estimate& e)
+{
+    const auto* r = firstResult(e);
+    if (r && r->training)
+        return r->training->tokensPerS > 0 ? QObject::tr("tokens/s") : QObject::tr("images/s");
+    if (r && r->inference)
+        return r->inference->tokensPerS ? QObject::tr("output tokens/s") : QObject::tr("images/s");
+    return QObject::tr("tokens/s");
+}
+
+std::optional<double> timeOf(const gp::GpuEstimate& r)
+{
+    if (r.training)
+        return r.training->hours ? r.training->hours : std::optional<double>(r.training->stepMs);
+    if (r.inference)
+        return r.inference->tpotMs ? r.inference->tpotMs : r.inference->latencyMs;
+    return std::nullopt;
+}
+
+QString timeLabel(const gp::Estimate& e)
+{
+    const auto* r = firstResult(e);
+    if (r && r->training)
+        return r->training->hours ? QObject::tr("Time to train (h)") : QObject::tr("Step time (ms)");
+    if (r && r->inference)
+        return r->inference->tpotMs ? QObject::tr("Time per output token (ms)") : QObject::tr("Batch latency (ms)");
+    return QObject::tr("Time");
+}
+
+std::vector<int> displayOrder(const gp::Estimate& e)
+{
+    std::vector<int> idx(e.results.size());
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) {
+        const auto& ra = e.results[static_cast<std::size_t>(a)];
+        const auto& rb = e.results[static_cast<std::size_t>(b)];
+        const int ka = ra.fits ? (ra.meetsTargets ? 0 : 1) : 2;
+        const int kb = rb.fits ? (rb.meetsTargets ? 0 : 1) : 2;
+        if (ka != kb)
+            return ka < kb;
+        const auto ca = comparableCost(ra);
+        const auto cb = comparableCost(rb);
+        if (ca.has_value() != cb.has_value())
+            return ca.has_value();
+        if (ca && cb && *ca != *cb)
+            return *ca < *cb;
+        return ra.memory.total() / std::max(1.0, ra.capacityBytes) < rb.memory.total() / std::max(1.0, rb.capacityBytes);
+    });
+    return idx;
+}
+
+int recommendedIndex(const gp::Estimate& e)
+{
+    int best = -1;
+    std::optional<double> bestCost;
+    for (std::size_t i = 0; i < e.results.size(); ++i) {
+        const auto& r = e.results[i];
+        if (!r.fits || !r.meetsTargets)
+            continue;
+        const auto c = comparableCost(r);
+        if (!c)
+            continue;
+        if (best < 0 || *c < *bestCost) {
+            best = static_cast<int>(i);
+            bestCost = c;
+        }
+    }
+    return best;
+}
+
+QString recommendationText(const gp::Estimate& e, const QString& currency)
+{
+    const int i = recommendedIndex(e);
+    if (i < 0) {
+        const bool anyFits = std::any_of(e.results.begin(), e.results.end(), [](const auto& r) { return r.fits; });
+        if (e.results.empty())
+            return QObject::tr("No estimate.");
+        return anyFits ? QObject::tr("No GPU meets every target; relax a target or add GPUs (see the misses in each row).")
+                       : QObject::tr("No GPU considered fits this job; add GPUs per job, shard with ZeRO/TP, or "
+                                     "quantize.");
+    }
+    const auto& r = e.results[static_cast<std::size_t>(i)];
+    const int fitting = static_cast<int>(
+        std::count_if(e.results.begin(), e.results.end(), [](const auto& x) { return x.fits && x.meetsTargets; }));
+    QString what;
+    if (r.training && r.training->costUsd)
+        what = QObject::tr("%1 to train in %2")
+                   .arg(formatMoney(*r.training->costUsd, currency), formatHours(r.training->hours.value_or(0)));
+    else if (r.inference && r.inference->usdPerMillionTokens)
+        what = QObject::tr("%1 per million output tokens").arg(formatMoney(*r.inference->usdPerMillionTokens, currency));
+    else
+        what = QObject::tr("%1/h").arg(formatMoney(r.usdPerHour, currency));
+    return QObject::tr("%1x %2: the cheapest of %3 options that fit and meet the targets — %4; uses %5 of %6 GiB per GPU.")
+        .arg(r.count)
+        .arg(QString::fromStdString(r.gpuName))
+        .arg(fitting)
+        .arg(what)
+        .arg(formatNumber(gp::units::bytesToGiB(r.memory.total()), 3))
+        .arg(formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3));
+}
+
+} // namespace gp::ui

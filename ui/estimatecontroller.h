@@ -1,0 +1,74 @@
+#pragma once
+#include "core/catalog.h"
+#include "core/estimate.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+class QTimer;
+
+namespace gp::ui {
+
+class ScenarioModel;
+
+/// Recomputes the estimate when the scenario changes, coalescing bursts of edits
+/// with a single-shot timer, and hands the result to the views (which never
+/// compute a number themselves).
+class EstimateController final : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kCoalesceMs = 30;
+
+    EstimateController(ScenarioModel* scenario, QObject* parent = nullptr);
+
+    const gp::Catalog& catalog() const { return m_catalog; }
+    /// Replaces the catalog (catalog editor, overlay reset) and recomputes.
+    void setCatalog(const gp::Catalog& catalog);
+
+    const gp::Estimate& estimate() const { return m_estimate; }
+    /// Why there is no estimate ("" when the last run succeeded).
+    QString error() const { return m_error; }
+
+    /// Recompute now (tests, benchmarks, report export).
+    void recomputeNow();
+    /// Schedule a recompute after kCoalesceMs.
+    void scheduleRecompute();
+
+signals:
+    void estimateChanged();
+
+private:
+    ScenarioModel* m_scenario;
+    gp::Catalog m_catalog;
+    gp::Estimate m_estimate;
+    QString m_error;
+    QTimer* m_timer;
+};
+
+/// Index of the recommendation: the cheapest GPU that fits and meets the targets
+/// (cost to train, $/M tokens, or $/h when neither is known); -1 when none does.
+int recommendedIndex(const gp::Estimate& e);
+/// One sentence saying why that GPU is recommended.
+QString recommendationText(const gp::Estimate& e, const QString& currency = QStringLiteral("$"));
+
+/// The comparable cost of one result: cost to train (USD), USD per million
+/// tokens, or USD/h when neither applies. Unset when unknown.
+std::optional<double> comparableCost(const gp::GpuEstimate& r);
+/// What comparableCost measures, with unit: "Cost to train (USD)", ...
+QString comparableCostLabel(const gp::Estimate& e);
+/// Throughput of one result (tokens/s, else samples/s); unset when not applicable.
+std::optional<double> throughputOf(const gp::GpuEstimate& r);
+QString throughputUnit(const gp::Estimate& e);
+/// The time axis that goes with the cost: hours to train, or TPOT ms / latency ms.
+std::optional<double> timeOf(const gp::GpuEstimate& r);
+QString timeLabel(const gp::Estimate& e);
+
+/// Results ordered for display: fitting ones first, then by comparable cost.
+std::vector<int> displayOrder(const gp::Estimate& e);
+
+} // namespace gp::ui

@@ -1,0 +1,73 @@
+#include "format.h"
+
+#include <QLocale>
+#include <QObject>
+
+#include <cmath>
+
+namespace gp::ui {
+
+namespace {
+/// The C locale with thousands grouping ("12,345"), independent of the user's locale.
+QLocale groupingC()
+{
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    return c;
+}
+} // namespace
+
+QString formatNumber(double v, int significant)
+{
+    if (!std::isfinite(v))
+        return QStringLiteral("—");
+    if (v == 0)
+        return QStringLiteral("0");
+    const double mag = std::floor(std::log10(std::fabs(v)));
+    const int decimals = std::max(0, significant - 1 - static_cast<int>(mag));
+    QString s = groupingC().toString(v, 'f', std::min(decimals, 8));
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+    }
+    return s;
+}
+
+QString formatMoney(double usd, const QString& currency)
+{
+    if (std::fabs(usd) >= 1000)
+        return currency + groupingC().toString(std::round(usd), 'f', 0);
+    return currency + formatNumber(usd, 3);
+}
+
+QString formatHours(double hours)
+{
+    if (hours < 1)
+        return QObject::tr("%1 min").arg(formatNumber(hours * 60, 2));
+    if (hours < 48)
+        return QObject::tr("%1 h").arg(formatNumber(hours, 3));
+    return QObject::tr("%1 days").arg(formatNumber(hours / 24, 3));
+}
+
+QString formatCount(double n)
+{
+    const double a = std::fabs(n);
+    if (a >= 1e12)
+        return formatNumber(n / 1e12, 3) + QLatin1Char('T');
+    if (a >= 1e9)
+        return formatNumber(n / 1e9, 3) + QLatin1Char('B');
+    if (a >= 1e6)
+        return formatNumber(n / 1e6, 3) + QLatin1Char('M');
+    if (a >= 1e3)
+        return formatNumber(n / 1e3, 3) + QLatin1Char('K');
+    return formatNumber(n, 3);
+}
+
+QString htmlEscape(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+
+} // namespace gp::ui

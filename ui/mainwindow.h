@@ -1,0 +1,138 @@
+#pragma once
+#include "charts/chartfactory.h"
+#include "recentfiles.h"
+#include "settings.h"
+
+#include <QMainWindow>
+
+#include <array>
+#include <functional>
+#include <memory>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+
+namespace gp::ui {
+
+class ComparisonView;
+class EstimateController;
+class ResultsTableModel;
+class ScenarioForm;
+class ScenarioModel;
+
+namespace charts {
+class ChartPanel;
+}
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    /// Shows a problem to the user; tests inject one that records instead of a modal box.
+    using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+    /// Asks whether to save unsaved changes: Save, Discard or Cancel (QMessageBox::StandardButton).
+    using SavePrompt = std::function<int()>;
+
+    /// settings: nullptr = the application's QSettings.
+    explicit MainWindow(std::unique_ptr<Settings> settings = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void setErrorReporter(ErrorReporter r) { m_reportError = std::move(r); }
+    void setSavePrompt(SavePrompt p) { m_savePrompt = std::move(p); }
+
+    bool openFile(const QString& path);
+    bool saveTo(const QString& path);
+    bool exportReport(const QString& path);
+    bool exportCsv(const QString& path);
+    QString currentFile() const { return m_file; }
+
+    ScenarioModel* scenarioModel() const { return m_model; }
+    EstimateController* controller() const { return m_controller; }
+    ScenarioForm* form() const { return m_form; }
+    ResultsTableModel* resultsModel() const { return m_results; }
+    QSortFilterProxyModel* resultsProxy() const { return m_proxy; }
+    QTableView* resultsView() const { return m_table; }
+    charts::ChartPanel* chartPanel(charts::ChartKind kind) const;
+    ComparisonView* comparison() const { return m_comparison; }
+    QTextBrowser* explainView() const { return m_explain; }
+    const RecentFiles& recentFiles() const { return m_recent; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void updateViews();
+    void updateTitle();
+    void updateStatus();
+    void updateRecentMenu();
+    void showExplanation();
+    bool maybeSave();
+    void newScenario();
+    void open();
+    bool save();
+    bool saveAs();
+    void exportReportDialog();
+    void exportCsvDialog();
+    void saveChartDialog(charts::ChartKind kind);
+    void importHfConfigDialog();
+    void openCatalogEditor();
+    void openSettings();
+    void about();
+    void howEstimatesWork();
+    void applyCurrency();
+    QString dialogDir() const;
+
+    std::unique_ptr<Settings> m_settings;
+    ScenarioModel* m_model;
+    EstimateController* m_controller;
+    ScenarioForm* m_form = nullptr;
+    ResultsTableModel* m_results = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_table = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QTextBrowser* m_explain = nullptr;
+    QLabel* m_banner = nullptr;
+    QLabel* m_recommendation = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QSplitter* m_splitter = nullptr;
+    std::array<charts::ChartPanel*, charts::kChartKindCount> m_charts{};
+    ComparisonView* m_comparison = nullptr;
+    QLabel* m_statusSummary = nullptr;
+    QLabel* m_statusFits = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+
+    QAction* m_newAct = nullptr;
+    QAction* m_openAct = nullptr;
+    QAction* m_saveAct = nullptr;
+    QAction* m_saveAsAct = nullptr;
+    QAction* m_reportAct = nullptr;
+    QAction* m_csvAct = nullptr;
+    QAction* m_quitAct = nullptr;
+    QAction* m_undoAct = nullptr;
+    QAction* m_redoAct = nullptr;
+    QAction* m_importAct = nullptr;
+    QAction* m_catalogAct = nullptr;
+    QAction* m_settingsAct = nullptr;
+
+    QString m_file;
+    QString m_sizedFor; // the header set the result columns were sized for
+    QString m_currency = QStringLiteral("$");
+    RecentFiles m_recent;
+    ErrorReporter m_reportError;
+    SavePrompt m_savePrompt;
+};
+
+} // namespace gp::ui

@@ -1,0 +1,137 @@
+#include "modelspecs.h"
+
+#include "format.h"
+
+#include "core/errors.h"
+
+#include <QFile>
+#include <QObject>
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace gp::ui {
+
+std::optional<double> parseParamCount(const QString& text)
+{
+    QString t = text.trimmed();
+    t.remove(QLatin1Char(' '));
+    t.remove(QLatin1Char(','));
+    t.remove(QLatin1Char('_'));
+    static const QRegularExpression re(QStringLiteral("^([0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?)([kKmMbBtT]?)$"));
+    const auto m = re.match(t);
+    if (!m.hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    double v = m.captured(1).toDouble(&ok);
+    if (!ok)
+        return std::nullopt;
+    const QChar s = m.captured(2).isEmpty() ? QChar() : m.captured(2).at(0).toUpper();
+    if (s == QLatin1Char('K'))
+        v *= 1e3;
+    else if (s == QLatin1Char('M'))
+        v *= 1e6;
+    else if (s == QLatin1Char('B'))
+        v *= 1e9;
+    else if (s == QLatin1Char('T'))
+        v *= 1e12;
+    if (!std::isfinite(v) || v <= 0)
+        return std::nullopt;
+    return v;
+}
+
+std::string explicitJsonFor(const gp::ModelArch& m)
+{
+    nlohmann::json j = nlohmann::json::object();
+    j["family"] = m.family == gp::ModelFamily::Encoder ? "encoder" : "decoder";
+    j["layers"] = m.layers;
+    j["hidden"] = m.hidden;
+    j["heads"] = m.heads;
+    j["kv_heads"] = m.kvHeads > 0 ? m.kvHeads : m.heads;
+    if (m.headDim > 0)
+        j["head_dim"] = m.headDim;
+    j["ffn_hidden"] = m.ffnHidden;
+    j["ffn"] = m.ffn == gp::FfnKind::SwiGLU ? "swiglu" : "gelu";
+    j["vocab"] = m.vocab;
+    j["tied_embeddings"] = m.tiedEmbeddings;
+    j["positional"] = m.positional == gp::Positional::Rope ? "rope" : "learned";
+    if (m.maxPositions > 0)
+        j["max_positions"] = m.maxPositions;
+    if (m.moe.enabled()) {
+        nlohmann::json moe = {{"experts", m.moe.experts}, {"active", m.moe.active}, {"shared", m.moe.shared}};
+        if (m.moe.expertFfnHidden > 0)
+            moe["expert_ffn_hidden"] = m.moe.expertFfnHidden;
+        j["moe"] = moe;
+    }
+    return j.dump(2);
+}
+
+std::optional<gp::ModelSpec> hfConfigSpecFromText(const QByteArray& text, const QString& origin, QString* error)
+{
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text.constData(), text.constData() + text.size());
+    } catch (const nlohmann::json::parse_error& e) {
+        if (error)
+            *error = QObject::tr("%1: not valid JSON (%2)").arg(origin, QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
+    if (!doc.is_object()) {
+        if (error)
+            *error = QObject::tr("%1: a config.json is a JSON object").arg(origin);
+        return std::nullopt;
+    }
+    gp::ModelSpec spec;
+    spec.form = gp::ModelSpec::Form::HfConfig;
+    spec.jsonText = doc.dump(2);
+    try {
+        (void)gp::resolveModel(spec); // refuse what the core cannot read, with its message
+    } catch (const gp::InputError& e) {
+        if (error) {
+            QStringList lines;
+            for (const auto& d : e.problems())
+                lines << QString::fromStdString(d.text());
+            *error = QObject::tr("%1: %2").arg(origin, lines.join(QLatin1Char('\n')));
+        }
+        return std::nullopt;
+    }
+    return spec;
+}
+
+std::optional<gp::ModelSpec> hfConfigSpecFromFile(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QObject::tr("%1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    if (f.size() > 16 * 1024 * 1024) {
+        if (error)
+            *error = QObject::tr("%1: larger than 16 MiB; not a config.json").arg(path);
+        return std::nullopt;
+    }
+    return hfConfigSpecFromText(f.readAll(), path, error);
+}
+
+QString describeModel(const gp::ModelArch& m)
+{
+    QString s = QObject::tr("%1 — %2 parameters").arg(QString::fromStdString(m.name), formatCount(m.totalParams()));
+    if (m.moe.enabled())
+        s += QObject::tr(" (%1 active, %2 experts, %3 per token)")
+                 .arg(formatCount(m.activeParams()))
+                 .arg(m.moe.experts)
+                 .arg(m.moe.active);
+    if (m.family == gp::ModelFamily::Vision)
+        s += QObject::tr(", %1 GFLOPs per %2 px image").arg(formatNumber(m.vision.gflopsPerImage)).arg(m.vision.nativeImageSize);
+    else
+        s += QObject::tr(", %1 layers x %2 hidden, %3/%4 heads").arg(m.layers).arg(m.hidden).arg(m.heads).arg(m.kvHeads);
+    if (m.approximate)
+        s += QObject::tr(". Approximate shape: %1").arg(QString::fromStdString(m.shapeNote));
+    return s;
+}
+
+} // namespace gp::ui

@@ -1,0 +1,27 @@
+#pragma once
+#include "core/model.h"
+#include "core/scenario.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace gp::ui {
+
+/// Reads a parameter count the way people write it: "13B", "70b", "1.5T",
+/// "124M", "350k", "7e9", "8 000 000 000". Unset when it is not one.
+std::optional<double> parseParamCount(const QString& text);
+
+/// The explicit-architecture JSON (scenario format, model form 2) for a resolved
+/// model, so editing one architecture field keeps the others.
+std::string explicitJsonFor(const gp::ModelArch& m);
+
+/// A Hugging Face config.json as a model spec (Form::HfConfig). On failure
+/// returns unset and sets *error to a message naming the file and key.
+std::optional<gp::ModelSpec> hfConfigSpecFromFile(const QString& path, QString* error);
+std::optional<gp::ModelSpec> hfConfigSpecFromText(const QByteArray& text, const QString& origin, QString* error);
+
+/// One line describing a resolved model: name, parameters, shape.
+QString describeModel(const gp::ModelArch& m);
+
+} // namespace gp::ui

@@ -1,0 +1,387 @@
+#include "reportbuilder.h"
+
+#include "estimatecontroller.h"
+#include "format.h"
+#include "modelspecs.h"
+
+#include "charts/chartfactory.h"
+
+#include "core/units.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QFont>
+#include <QPageLayout>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+#include <map>
+#include <memory>
+
+namespace gp::ui {
+
+namespace {
+
+QString sv(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString esc(const std::string& s)
+{
+    return htmlEscape(QString::fromStdString(s));
+}
+
+QString opt(const std::optional<double>& v, int sig = 3)
+{
+    return v ? formatNumber(*v, sig) : QStringLiteral("—");
+}
+
+const QString kStyle = QStringLiteral(
+    "<style>"
+    "h1 { font-size: 17pt; margin-bottom: 2pt; }"
+    "h2 { font-size: 12pt; margin-top: 12pt; margin-bottom: 4pt; }"
+    "table { border-collapse: collapse; }"
+    "td, th { padding: 2px 4px; }"
+    "th { background-color: #e8e8e8; }"
+    ".muted { color: #555555; }"
+    ".bad { color: #b02a2a; }"
+    ".warn { color: #9a6200; }"
+    ".rec { background-color: #e3f1e6; }"
+    "</style>");
+
+std::unique_ptr<QTextDocument> makeDocument(const QString& html, QPagedPaintDevice* device, const QSizeF& page)
+{
+    auto doc = std::make_unique<QTextDocument>();
+    doc->documentLayout()->setPaintDevice(device);
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setStyleHint(QFont::SansSerif);
+    f.setPointSizeF(8.5);
+    doc->setDefaultFont(f);
+    doc->setDocumentMargin(0);
+    doc->setPageSize(page);
+    doc->setHtml(html);
+    return doc;
+}
+
+} // namespace
+
+QString scenarioSummary(const gp::Scenario& s)
+{
+    QString what;
+    if (s.mode == gp::Mode::Training) {
+        const auto& t = s.training;
+        what = QObject::tr("training (%1, %2, %3 optimizer), micro-batch %4")
+                   .arg(sv(gp::toString(t.method)), sv(gp::toString(t.precision)), sv(gp::toString(t.optimizer)))
+                   .arg(t.microBatch);
+        if (s.model.isLanguageModel())
+            what += QObject::tr(" x %1 tokens").arg(t.seqLen);
+        if (t.gradAccum > 1)
+            what += QObject::tr(", grad accum %1").arg(t.gradAccum);
+        if (t.datasetTokens)
+            what += QObject::tr(", %1 tokens x %2 epochs").arg(formatCount(*t.datasetTokens), formatNumber(t.epochs));
+        if (t.datasetSamples)
+            what += QObject::tr(", %1 samples x %2 epochs").arg(formatCount(*t.datasetSamples), formatNumber(t.epochs));
+    } else {
+        const auto& i = s.inference;
+        what = QObject::tr("inference (%1), batch %2").arg(sv(gp::toString(i.precision))).arg(i.batch);
+        if (s.model.isLanguageModel())
+            what += QObject::tr(", %1 prompt + %2 output tokens").arg(i.promptTokens).arg(i.outputTokens);
+    }
+    return QObject::tr("%1, %2, %3 GPU(s) per job (TP %4, PP %5, ZeRO %6), %7 runtime, %8 pricing")
+        .arg(QString::fromStdString(s.model.name), what)
+        .arg(s.hardware.count)
+        .arg(s.hardware.tp)
+        .arg(s.hardware.pp)
+        .arg(s.hardware.zero)
+        .arg(sv(gp::toString(s.runtime)), sv(gp::toString(s.pricing.model)));
+}
+
+ReportBuilder::ReportBuilder(const gp::Scenario& scenario, const gp::Estimate& estimate, const gp::Catalog& catalog)
+    : m_scenario(scenario)
+    , m_estimate(estimate)
+    , m_catalog(catalog)
+{
+}
+
+std::vector<int> ReportBuilder::shownIndices() const
+{
+    std::vector<int> order = displayOrder(m_estimate);
+    if (static_cast<int>(order.size()) > kMaxTableGpus)
+        order.resize(kMaxTableGpus);
+    return order;
+}
+
+QStringList ReportBuilder::shownGpuIds() const
+{
+    QStringList out;
+    for (const int i : shownIndices())
+        out << QString::fromStdString(m_estimate.results[static_cast<std::size_t>(i)].gpuId);
+    return out;
+}
+
+QString ReportBuilder::htmlBeforeCharts() const
+{
+    const auto& e = m_estimate;
+    const bool inference = m_scenario.mode == gp::Mode::Inference;
+    QString h = kStyle;
+    h += QStringLiteral("<h1>%1</h1>").arg(esc(m_scenario.name.empty() ? std::string("Untitled scenario") : m_scenario.name));
+    h += QObject::tr("<p class='muted'>GPU Planner report, %1</p>").arg(m_timestamp.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    h += QObject::tr("<p><b>Scenario:</b> %1.</p>").arg(htmlEscape(scenarioSummary(m_scenario)));
+    h += QObject::tr("<p><b>Model:</b> %1.</p>").arg(htmlEscape(describeModel(m_scenario.model)));
+
+    h += QObject::tr("<h2>Recommendation</h2>");
+    const int rec = recommendedIndex(e);
+    h += QStringLiteral("<p>%1</p>").arg(htmlEscape(recommendationText(e, m_currency)));
+    if (rec >= 0) {
+        const auto& r = e.results[static_cast<std::size_t>(rec)];
+        QStringList why;
+        why << QObject::tr("it fits: %1 of %2 GiB per GPU at the peak")
+                   .arg(formatNumber(gp::units::bytesToGiB(r.memory.total())),
+                        formatNumber(gp::units::bytesToGiB(r.capacityBytes)));
+        why << (r.targetMisses.empty() ? QObject::tr("it meets every target given") : QString());
+        if (const auto t = throughputOf(r))
+            why << QObject::tr("throughput %1 %2 (±%3%)")
+                       .arg(formatNumber(*t), throughputUnit(e), formatNumber(r.uncertainty.throughput * 100, 2));
+        why.removeAll(QString());
+        h += QObject::tr("<p>Why: %1. Every other option that fits and meets the targets costs more; see the "
+                         "table and the cost charts.</p>")
+                 .arg(htmlEscape(why.join(QStringLiteral("; "))));
+    }
+    for (const auto& w : e.warnings)
+        h += QStringLiteral("<p class='warn'>%1</p>").arg(esc(w));
+
+    h += QObject::tr("<h2>Comparison</h2>");
+    const auto shown = shownIndices();
+    h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr>");
+    const QStringList heads = inference
+                                  ? QStringList{QObject::tr("GPU"), QObject::tr("Fits"), QObject::tr("VRAM need / has (GiB)"),
+                                                QObject::tr("%1").arg(throughputUnit(e)), QObject::tr("TTFT (ms)"),
+                                                QObject::tr("TPOT (ms)"), QObject::tr("%1/h").arg(m_currency),
+                                                QObject::tr("%1 / M tokens").arg(m_currency), QObject::tr("± thr.")}
+                                  : QStringList{QObject::tr("GPU"), QObject::tr("Fits"), QObject::tr("VRAM need / has (GiB)"),
+                                                QObject::tr("%1").arg(throughputUnit(e)), QObject::tr("Step (ms)"),
+                                                QObject::tr("Time (h)"), QObject::tr("%1/h").arg(m_currency),
+                                                QObject::tr("Cost to train"), QObject::tr("± thr.")};
+    for (const auto& t : heads)
+        h += QStringLiteral("<th>%1</th>").arg(htmlEscape(t));
+    h += QStringLiteral("</tr>");
+    for (const int i : shown) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        const QString cls = i == rec ? QStringLiteral(" class='rec'") : (!r.fits ? QStringLiteral(" class='bad'") : (!r.meetsTargets ? QStringLiteral(" class='warn'") : QString()));
+        h += QStringLiteral("<tr%1>").arg(cls);
+        h += QStringLiteral("<td>%1%2</td>").arg(r.count > 1 ? QStringLiteral("%1x ").arg(r.count) : QString(), esc(r.gpuName));
+        h += QStringLiteral("<td>%1</td>").arg(r.fits ? (r.meetsTargets ? QObject::tr("yes") : QObject::tr("misses target")) : QObject::tr("no"));
+        h += QStringLiteral("<td align='right'>%1 / %2</td>")
+                 .arg(formatNumber(gp::units::bytesToGiB(r.memory.total())), formatNumber(gp::units::bytesToGiB(r.capacityBytes)));
+        h += QStringLiteral("<td align='right'>%1</td>").arg(opt(throughputOf(r)));
+        if (r.inference) {
+            h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
+                     .arg(opt(r.inference->ttftMs ? r.inference->ttftMs : r.inference->latencyMs), opt(r.inference->tpotMs));
+            h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
+                     .arg(formatMoney(r.usdPerHour, m_currency),
+                          r.inference->usdPerMillionTokens ? formatMoney(*r.inference->usdPerMillionTokens, m_currency)
+                                                           : QStringLiteral("—"));
+        } else if (r.training) {
+            h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
+                     .arg(formatNumber(r.training->stepMs), opt(r.training->hours));
+            h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
+                     .arg(formatMoney(r.usdPerHour, m_currency),
+                          r.training->costUsd ? formatMoney(*r.training->costUsd, m_currency) : QStringLiteral("—"));
+        }
+        h += QStringLiteral("<td align='right'>±%1%</td></tr>").arg(formatNumber(r.uncertainty.throughput * 100, 2));
+    }
+    h += QStringLiteral("</table>");
+    if (e.results.size() > shown.size())
+        h += QObject::tr("<p class='muted'>The %1 best of %2 GPUs considered are shown (fitting and meeting the targets "
+                         "first, then by cost).</p>")
+                 .arg(shown.size())
+                 .arg(e.results.size());
+    for (const int i : shown) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        for (const auto& m : r.targetMisses)
+            h += QStringLiteral("<p class='warn'>%1: %2</p>").arg(esc(r.gpuName), esc(m));
+    }
+    return h;
+}
+
+QString ReportBuilder::htmlAfterCharts() const
+{
+    const auto& e = m_estimate;
+    const auto shown = shownIndices();
+    QString h = kStyle;
+    h += QObject::tr("<h2>Memory breakdown per GPU (GiB, at the peak of the job)</h2>");
+    h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr>");
+    for (const auto& t : {QObject::tr("GPU"), QObject::tr("Weights"), QObject::tr("Gradients"), QObject::tr("Optimizer"),
+                          QObject::tr("Activations"), QObject::tr("KV cache"), QObject::tr("Overhead"), QObject::tr("Total"),
+                          QObject::tr("Capacity")})
+        h += QStringLiteral("<th>%1</th>").arg(t);
+    h += QStringLiteral("</tr>");
+    for (const int i : shown) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        const auto& m = r.memory;
+        h += QStringLiteral("<tr><td>%1</td>").arg(esc(r.gpuName));
+        for (const double b : {m.weights, m.gradients, m.optimizer, m.activations, m.kvCache, m.overhead, m.total(), r.capacityBytes})
+            h += QStringLiteral("<td align='right'>%1</td>").arg(formatNumber(gp::units::bytesToGiB(b)));
+        h += QStringLiteral("</tr>");
+    }
+    h += QStringLiteral("</table>");
+
+    // Assumptions: the same note on many GPUs is printed once, with the GPUs it applies to.
+    h += QObject::tr("<h2>Assumptions and notes</h2>");
+    std::vector<std::string> order;
+    std::map<std::string, QStringList> notes;
+    for (const int i : shown) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        for (const auto& n : r.notes) {
+            if (!notes.count(n))
+                order.push_back(n);
+            notes[n] << QString::fromStdString(r.gpuName);
+        }
+    }
+    if (order.empty()) {
+        h += QObject::tr("<p>No fallbacks or special assumptions beyond the model defaults.</p>");
+    } else {
+        h += QStringLiteral("<ul>");
+        for (const auto& n : order) {
+            const QStringList& gpus = notes[n];
+            const QString where = gpus.size() == static_cast<qsizetype>(shown.size()) && shown.size() > 1
+                                      ? QObject::tr("all GPUs")
+                                      : gpus.join(QStringLiteral(", "));
+            h += QStringLiteral("<li>%1 <span class='muted'>(%2)</span></li>").arg(esc(n), htmlEscape(where));
+        }
+        h += QStringLiteral("</ul>");
+    }
+    if (m_scenario.model.approximate)
+        h += QObject::tr("<p>The model shape is approximate: %1</p>").arg(esc(m_scenario.model.shapeNote));
+
+    h += QObject::tr("<h2>Uncertainty</h2><p>Relative 1-sigma error bands from the calibration residuals "
+                     "(predicted vs measured): a ±20% band means about two in three measured runs land within 20% "
+                     "of the estimate.</p>");
+    h += QStringLiteral("<table border='1' cellspacing='0'><tr><th>%1</th><th>%2</th><th>%3</th></tr>")
+             .arg(QObject::tr("GPU"), QObject::tr("Memory ±"), QObject::tr("Throughput ±"));
+    for (const int i : shown) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        h += QStringLiteral("<tr><td>%1</td><td align='right'>%2%</td><td align='right'>%3%</td></tr>")
+                 .arg(esc(r.gpuName), formatNumber(r.uncertainty.memory * 100, 2), formatNumber(r.uncertainty.throughput * 100, 2));
+    }
+    h += QStringLiteral("</table>");
+
+    const int rec = recommendedIndex(e);
+    if (rec >= 0) {
+        const auto& r = e.results[static_cast<std::size_t>(rec)];
+        h += QObject::tr("<h2>How the recommendation's numbers were computed (%1)</h2>").arg(esc(r.gpuName));
+        h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+                 .arg(QObject::tr("Term"), QObject::tr("Value"), QObject::tr("Unit"), QObject::tr("Formula"));
+        for (const auto& t : r.terms)
+            h += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td>%3</td><td>%4</td></tr>")
+                     .arg(esc(t.label), formatNumber(t.value, 4), esc(t.unit), esc(t.formula));
+        h += QStringLiteral("</table>");
+    }
+
+    h += QObject::tr("<h2>Catalog sources and price dates</h2>");
+    h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+             .arg(QObject::tr("GPU"), QObject::tr("Typical %1/h (seen)").arg(m_currency), QObject::tr("Purchase"),
+                  QObject::tr("Sources"));
+    for (const int i : shown) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        const gp::Gpu* g = m_catalog.find(r.gpuId);
+        if (!g)
+            continue;
+        QStringList src;
+        for (const auto& s : g->sources)
+            src << esc(s);
+        h += QStringLiteral("<tr><td>%1%2</td><td>%3 (%4)<br><span class='muted'>%5</span></td><td>%6</td><td>%7</td></tr>")
+                 .arg(esc(g->name), g->userDefined ? QObject::tr(" <i>(user edited)</i>") : QString(),
+                      formatMoney(g->pricePerHour.typical, m_currency), esc(g->pricePerHour.seen), esc(g->pricePerHour.providers),
+                      g->purchaseUsd > 0 ? formatMoney(g->purchaseUsd, m_currency) : QStringLiteral("—"),
+                      src.join(QStringLiteral("<br>")));
+    }
+    h += QStringLiteral("</table>");
+    h += QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated against "
+                     "measured runs; treat them as planning figures, not quotes. Prices change weekly.</p>");
+    return h;
+}
+
+void ReportBuilder::paint(QPdfWriter& writer)
+{
+    QPainter painter(&writer);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const double dpi = writer.resolution();
+    const double footerH = dpi * 0.3;
+    const QSizeF body(writer.width(), writer.height() - footerH);
+
+    auto before = makeDocument(htmlBeforeCharts(), &writer, body);
+    auto after = makeDocument(htmlAfterCharts(), &writer, body);
+    constexpr int kChartsPerPage = 2;
+    const int chartPages = (charts::kChartKindCount + kChartsPerPage - 1) / kChartsPerPage;
+    m_pages = before->pageCount() + chartPages + after->pageCount();
+
+    int page = 0;
+    QFont footerFont(QStringLiteral("DejaVu Sans"));
+    footerFont.setPointSizeF(7);
+    auto footer = [&] {
+        ++page;
+        painter.save();
+        painter.setFont(footerFont);
+        painter.setPen(QColor(0x55, 0x55, 0x55));
+        const QRectF r(0, writer.height() - footerH * 0.8, writer.width(), footerH * 0.8);
+        painter.drawText(r, Qt::AlignLeft | Qt::AlignBottom,
+                         QObject::tr("GPU Planner — %1").arg(QString::fromStdString(m_scenario.name)));
+        painter.drawText(r, Qt::AlignRight | Qt::AlignBottom, QObject::tr("Page %1 of %2").arg(page).arg(m_pages));
+        painter.restore();
+    };
+    auto drawDoc = [&](QTextDocument& doc) {
+        for (int p = 0; p < doc.pageCount(); ++p) {
+            if (page > 0)
+                writer.newPage();
+            painter.save();
+            painter.translate(0, -p * body.height());
+            doc.drawContents(&painter, QRectF(0, p * body.height(), body.width(), body.height()));
+            painter.restore();
+            footer();
+        }
+    };
+
+    drawDoc(*before);
+    charts::ChartOptions options;
+    options.print = true;
+    options.currency = m_currency;
+    const double gap = dpi * 0.15;
+    const double chartH = (body.height() - gap) / kChartsPerPage;
+    for (int k = 0; k < charts::kChartKindCount; ++k) {
+        const int slot = k % kChartsPerPage;
+        if (slot == 0) {
+            if (page > 0)
+                writer.newPage();
+        }
+        const QRectF target(0, slot * (chartH + gap), body.width(), chartH);
+        charts::paintChart(static_cast<charts::ChartKind>(k), m_estimate, options, &painter, target);
+        if (slot == kChartsPerPage - 1 || k == charts::kChartKindCount - 1)
+            footer();
+    }
+    drawDoc(*after);
+    painter.end();
+}
+
+QString ReportBuilder::write(const QString& path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return file.errorString();
+    {
+        QPdfWriter writer(&file);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(15, 15, 15, 12), QPageLayout::Millimeter);
+        writer.setResolution(300);
+        writer.setTitle(QObject::tr("GPU Planner report: %1").arg(QString::fromStdString(m_scenario.name)));
+        writer.setCreator(QStringLiteral("GPU Planner"));
+        paint(writer);
+    }
+    if (!file.commit())
+        return file.errorString();
+    return {};
+}
+
+} // namespace gp::ui

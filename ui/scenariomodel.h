@@ -1,0 +1,129 @@
+#pragma once
+#include "core/errors.h"
+#include "core/scenario.h"
+
+#include <QObject>
+#include <QString>
+#include <QVariant>
+
+#include <vector>
+
+class QUndoStack;
+
+Q_DECLARE_METATYPE(gp::ModelSpec)
+
+namespace gp::ui {
+
+/// The scenario being edited. Every user edit goes through the undo stack as one
+/// generic ChangeValueCommand (scenariomodel.cpp); consecutive edits of the same
+/// field merge into one undo step. Invalid values are kept (never dropped) and
+/// reported through problems(), each naming its key path.
+class ScenarioModel final : public QObject
+{
+    Q_OBJECT
+public:
+    /// Every editable value. The value's QVariant type is given per field; an
+    /// invalid QVariant means "not set" for the optional ones.
+    enum class Field {
+        Name,              // QString
+        Model,             // gp::ModelSpec
+        Mode,              // int (gp::Mode)
+        Runtime,           // int (gp::Runtime)
+        // workload.training
+        TrainMethod,       // int
+        LoraRank,          // int
+        LoraTargets,       // QStringList
+        TrainPrecision,    // int
+        Optimizer,         // int
+        MicroBatch,        // int
+        SeqLen,            // int
+        TrainImageSize,    // int
+        GradAccum,         // int
+        Checkpointing,     // int
+        DatasetTokens,     // double, optional
+        DatasetSamples,    // double, optional
+        Epochs,            // double
+        DeadlineHours,     // double, optional
+        BudgetUsd,         // double, optional
+        // workload.inference
+        InferPrecision,    // int
+        KvPrecision,       // int, optional (unset = same as precision)
+        Batch,             // int
+        PromptTokens,      // int
+        OutputTokens,      // int
+        InferImageSize,    // int
+        TtftMs,            // double, optional
+        TpotMs,            // double, optional
+        RequestsPerS,      // double, optional
+        // hardware
+        Gpus,              // QStringList (empty = whole catalog)
+        Count,             // int
+        Tp,                // int
+        Pp,                // int
+        Zero,              // int
+        // pricing
+        PricingModel,      // int
+        Utilization,       // double
+        ElectricityUsdPerKwh, // double
+        Pue,               // double
+        AmortizationYears, // double
+        FieldCount
+    };
+    Q_ENUM(Field)
+
+    explicit ScenarioModel(QObject* parent = nullptr);
+    ~ScenarioModel() override;
+
+    const gp::Scenario& scenario() const { return m_scenario; }
+    QUndoStack* undoStack() const { return m_undo; }
+
+    QVariant value(Field f) const;
+    /// Records an edit on the undo stack (a no-op when the value is unchanged).
+    void setValue(Field f, const QVariant& v);
+
+    // Typed setters for the common edits (all go through setValue).
+    void setName(const QString& name) { setValue(Field::Name, name); }
+    void setModelSpec(const gp::ModelSpec& spec) { setValue(Field::Model, QVariant::fromValue(spec)); }
+    void setMode(gp::Mode m) { setValue(Field::Mode, static_cast<int>(m)); }
+    void setMicroBatch(int v) { setValue(Field::MicroBatch, v); }
+    void setSeqLen(int v) { setValue(Field::SeqLen, v); }
+    void setBatch(int v) { setValue(Field::Batch, v); }
+    void setGpus(const QStringList& ids) { setValue(Field::Gpus, ids); }
+    void setCount(int v) { setValue(Field::Count, v); }
+    void setPricingModel(gp::PricingModel m) { setValue(Field::PricingModel, static_cast<int>(m)); }
+
+    /// Replaces the whole scenario (New / Open): clears the undo stack, marks it clean.
+    void resetScenario(const gp::Scenario& s);
+
+    /// JSON key path of a field in the scenario format, e.g. "workload.training.micro_batch".
+    static QString keyPath(Field f);
+    /// Human label with unit, e.g. "Micro-batch (per GPU)".
+    static QString label(Field f);
+
+    /// Problems with the current values (validateScenario + model resolution), by key path.
+    const std::vector<gp::Diagnostic>& problems() const { return m_problems; }
+    bool isValid() const { return m_problems.empty(); }
+    /// The messages of the problems at or under the field's key path ("" when none).
+    QString problemsFor(Field f) const;
+
+    /// Applies a value without recording it (used by the undo command).
+    void applyValue(Field f, const QVariant& v);
+
+signals:
+    /// Any value changed (edit, undo, redo or reset).
+    void changed();
+    void fieldChanged(gp::ui::ScenarioModel::Field f);
+    /// The whole scenario was replaced.
+    void scenarioReset();
+    void problemsChanged();
+
+private:
+    void revalidate();
+
+    gp::Scenario m_scenario;
+    QUndoStack* m_undo = nullptr;
+    std::vector<gp::Diagnostic> m_problems;
+    std::vector<gp::Diagnostic> m_modelProblems; // from resolving the model spec
+};
+
+} // namespace gp::ui
