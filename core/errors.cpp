@@ -1,6 +1,12 @@
 #include "errors.h"
 
+#ifndef GP_VERSION
+#define GP_VERSION "0.0.0"
+#endif
+
 namespace gp {
+
+const char* version() { return GP_VERSION; }
 
 namespace {
 std::string joinProblems(const std::vector<Diagnostic>& problems)

@@ -5,6 +5,9 @@
 
 namespace gp {
 
+/// The program version (CMake project version), e.g. "0.1.0".
+const char* version();
+
 /// One problem with user input, located by its JSON key path
 /// (e.g. "workload.training.micro_batch").
 struct Diagnostic {

@@ -428,8 +428,17 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
                              " tokens exceeds the " + std::to_string(s.model.maxPositions) +
                              " learned positions of " + s.model.name});
     }
-    if (s.hardware.count < 1)
+    const auto& h = s.hardware;
+    if (h.count < 1)
         d.push_back({"hardware.count", "must be a positive integer"});
+    else if (h.tp * h.pp > h.count)
+        d.push_back({"hardware.count", "must be at least tp x pp = " + std::to_string(h.tp * h.pp) + ", got " +
+                                           std::to_string(h.count)});
+    else if (h.count % (h.tp * h.pp) != 0)
+        d.push_back({"hardware.count", "must be a multiple of tp x pp = " + std::to_string(h.tp * h.pp) + ", got " +
+                                           std::to_string(h.count)});
+    if (s.mode == Mode::Training && t.datasetTokens && t.datasetSamples)
+        d.push_back({"workload.training.dataset_samples", "give dataset_tokens or dataset_samples, not both"});
     if (s.pricing.utilization <= 0 || s.pricing.utilization > 1)
         d.push_back({"pricing.utilization", "must be in (0, 1]"});
     return d;
