@@ -176,6 +176,13 @@ void readNumber(const json& v, const std::string& path, Problems& p, NumberRule 
                                                  : "must be a number >= 0 or null, got " + describe(v));
         return;
     }
+    // Far above any accelerator (and any price) but finite: a typo such as
+    // 1e300 GB would otherwise make every model "fit".
+    constexpr double kSaneMax = 1e7;
+    if (v.get<double>() > kSaneMax) {
+        p.add(path, "must be at most 1e7, got " + describe(v));
+        return;
+    }
     out = v.get<double>();
 }
 

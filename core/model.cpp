@@ -1,6 +1,7 @@
 #include "model.h"
 
 #include "errors.h"
+#include "jsonread.h"
 
 #include <nlohmann/json.hpp>
 
@@ -264,7 +265,7 @@ public:
             return fallback;
         const json& v = m_obj.at(key);
         if (!v.is_boolean()) {
-            fail(key, "must be true or false, got " + v.dump());
+            fail(key, "must be true or false, got " + detail::describe(v));
             return fallback;
         }
         return v.get<bool>();
@@ -286,7 +287,7 @@ public:
         std::string list;
         for (const auto& a : allowed)
             list += (list.empty() ? "" : ", ") + ("\"" + a + "\"");
-        fail(key, "must be one of " + list + ", got " + v.dump());
+        fail(key, "must be one of " + list + ", got " + detail::describe(v));
         return fallback;
     }
 
@@ -300,11 +301,11 @@ private:
         const auto i = integerValue(v);
         const char* what = min > 0 ? "must be a positive integer" : "must be a non-negative integer";
         if (!i || *i < min) {
-            fail(key, std::string(what) + ", got " + v.dump());
+            fail(key, std::string(what) + ", got " + detail::describe(v));
             return min;
         }
         if (*i > max) {
-            fail(key, "must be at most " + std::to_string(max) + ", got " + v.dump());
+            fail(key, "must be at most " + std::to_string(max) + ", got " + detail::describe(v));
             return min;
         }
         return *i;
@@ -875,7 +876,7 @@ ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& pat
     if (config.contains("model_type") && !config.at("model_type").is_null()) {
         const json& t = config.at("model_type");
         if (!t.is_string())
-            throw InputError(typePath, "must be a string, got " + t.dump());
+            throw InputError(typePath, "must be a string, got " + detail::describe(t));
         modelType = t.get<std::string>();
         for (const auto& ht : kHfTypes) {
             if (modelType == ht.modelType)
@@ -977,7 +978,7 @@ ModelArch modelFromExplicit(const nlohmann::json& spec, const std::string& path)
     if (r.has("moe")) {
         const json& moeJson = r.at("moe");
         if (!moeJson.is_object()) {
-            r.fail("moe", "must be an object, got " + moeJson.dump());
+            r.fail("moe", "must be an object, got " + detail::describe(moeJson));
         } else {
             Reader mr(moeJson, r.keyPath("moe"));
             m.moe.experts = toInt(mr.integer("experts", 1, kMaxExperts));

@@ -246,6 +246,7 @@ TrainingResult trainingPerformance(Plan& p)
     const double tKernel = p.optimized ? kKernelTrainOptimized : kKernelTrainEager;
     double micro = 0;       // seconds per micro-batch
     double modelFlops = 0;  // useful FLOPs per micro-batch (for MFU)
+    double mfuPeak = peak(p, p.compute);
 
     if (!m.isLanguageModel()) {
         const double scale = std::pow(double(t.imageSize) / m.vision.nativeImageSize, 2);
@@ -259,6 +260,7 @@ TrainingResult trainingPerformance(Plan& p)
         const double kernels = m.vision.kernelsPerStep * (3 + recompute) * tKernel;
         micro = conv + ew + kernels;
         modelFlops = 3 * fwd;
+        mfuPeak = peak(p, ct); // MFU against the rate the convolutions actually run at
         p.term("time.compute", "Convolutions", conv * 1e3, "ms",
                [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(kConvEff) + ")"); });
         p.term("time.memory", "Elementwise (BN, ReLU, adds)", ew * 1e3, "ms",
@@ -395,7 +397,7 @@ TrainingResult trainingPerformance(Plan& p)
     if (m.isLanguageModel())
         r.tokensPerS = r.samplesPerS * t.seqLen;
     // MFU per GPU: each GPU does modelFlops / (tp x pp) of its replica's work.
-    r.mfu = modelFlops * accum / (p.tp * p.pp) / (step * peak(p, p.compute));
+    r.mfu = modelFlops * accum / (p.tp * p.pp) / (step * mfuPeak);
     return r;
 }
 
