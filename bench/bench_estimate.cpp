@@ -3,6 +3,7 @@
 // compute for the whole catalog, > 1M single estimates/s/core.
 #include "core/catalog.h"
 #include "core/estimate.h"
+#include "core/planner.h"
 #include "core/scenario.h"
 
 #include <chrono>
@@ -62,6 +63,26 @@ int main(int argc, char** argv)
     for (const auto& s : scenarios) {
         const double t = secondsPer([&] { sink += gp::estimate(s, cat, numbersOnly).results.size(); }, iters);
         std::printf("  whole catalog, numbers only, %-12s %8.1f us\n", s.name.c_str(), t * 1e6);
+    }
+    // The solver over the whole catalog x counts 1..1024 x TP/PP/ZeRO x precision x
+    // batch (issue #4 goal: < 200 ms).
+    const std::vector<gp::Scenario> plans = {
+        make("70B full fine-tune", R"({"format":"gpuplanner-scenario","version":1,"model":{"preset":"llama-3.1-70b"},
+            "workload":{"mode":"training","runtime":"optimized","training":{"micro_batch":1,"seq_len":4096,"grad_accum":8,
+            "dataset_tokens":1e9,"targets":{"deadline_hours":72}}},"hardware":{"max_count":1024}})"),
+        make("405B pretraining", R"({"format":"gpuplanner-scenario","version":1,"model":{"preset":"llama-3.1-405b"},
+            "workload":{"mode":"training","runtime":"optimized","training":{"micro_batch":1,"seq_len":8192,
+            "activation_checkpointing":"full","dataset_tokens":1e12}},"hardware":{"max_count":1024}})"),
+        make("70B serving 20 req/s", R"({"format":"gpuplanner-scenario","version":1,"model":{"preset":"llama-3.1-70b"},
+            "workload":{"mode":"inference","runtime":"optimized","inference":{"batch":8,"prompt_tokens":2048,
+            "output_tokens":512,"targets":{"ttft_ms":2000,"tpot_ms":50,"requests_per_s":20}}}})"),
+    };
+    for (const auto& s : plans) {
+        gp::PlanResult last;
+        const double t = secondsPer([&] { last = gp::plan(s, cat); }, 5);
+        std::printf("  plan, whole catalog, %-22s %8.1f ms   (%lld configurations, %lld feasible)\n", s.name.c_str(),
+                    t * 1e3, last.considered, last.feasible);
+        sink += last.options.size();
     }
     return sink == 0 ? 1 : 0;
 }
