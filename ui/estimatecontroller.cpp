@@ -28,6 +28,7 @@ EstimateController::EstimateController(ScenarioModel* scenario, QObject* parent)
 void EstimateController::setCatalog(const gp::Catalog& catalog)
 {
     m_catalog = catalog;
+    emit catalogChanged();
     recomputeNow();
 }
 
@@ -208,6 +209,28 @@ QString recommendationText(const gp::Estimate& e, const QString& currency)
         .arg(what)
         .arg(formatNumber(gp::units::bytesToGiB(r.memory.total()), 3))
         .arg(formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3));
+}
+
+std::optional<GpuChoice> rentBuyChoice(const gp::Estimate& e, const gp::Scenario& s, const gp::Catalog& catalog)
+{
+    const auto priced = [&](const std::string& id) {
+        const gp::Gpu* g = catalog.find(id);
+        return g && (g->pricePerHour.typical > 0 || g->purchaseUsd > 0);
+    };
+    std::vector<int> order;
+    if (const int rec = recommendedIndex(e); rec >= 0)
+        order.push_back(rec);
+    for (const int i : displayOrder(e))
+        order.push_back(i);
+    for (const int i : order) {
+        const auto& r = e.results[static_cast<std::size_t>(i)];
+        if (priced(r.gpuId))
+            return GpuChoice{r.gpuId, std::max(1, r.count)};
+    }
+    for (const auto& id : s.hardware.gpus)
+        if (priced(id))
+            return GpuChoice{id, std::max(1, s.hardware.count)};
+    return std::nullopt;
 }
 
 } // namespace gp::ui

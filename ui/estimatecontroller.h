@@ -1,12 +1,14 @@
 #pragma once
 #include "core/catalog.h"
 #include "core/estimate.h"
+#include "core/scenario.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 class QTimer;
@@ -41,6 +43,8 @@ public:
 
 signals:
     void estimateChanged();
+    /// setCatalog replaced the catalog (emitted before the recompute's estimateChanged).
+    void catalogChanged();
 
 private:
     ScenarioModel* m_scenario;
@@ -70,5 +74,14 @@ QString timeLabel(const gp::Estimate& e);
 
 /// Results ordered for display: fitting ones first, then by comparable cost.
 std::vector<int> displayOrder(const gp::Estimate& e);
+
+/// The GPU (and count) rent vs buy looks at by default: the recommendation, else
+/// the best result shown, else the scenario's first GPU; unset when none has a
+/// rental or purchase price.
+struct GpuChoice {
+    std::string gpu;
+    int count = 1;
+};
+std::optional<GpuChoice> rentBuyChoice(const gp::Estimate& e, const gp::Scenario& s, const gp::Catalog& catalog);
 
 } // namespace gp::ui

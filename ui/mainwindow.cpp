@@ -5,8 +5,12 @@
 #include "estimatecontroller.h"
 #include "explain.h"
 #include "format.h"
+#include "plancontroller.h"
+#include "plannerpage.h"
+#include "rentbuypage.h"
 #include "reportbuilder.h"
 #include "resultstablemodel.h"
+#include "rulespage.h"
 #include "scenariofile.h"
 #include "scenarioform.h"
 #include "scenariomodel.h"
@@ -14,6 +18,7 @@
 #include "settingsdialog.h"
 
 #include "charts/chartpanel.h"
+#include "charts/plannercharts.h"
 
 #include "core/cli.h"
 #include "core/estimate.h"
@@ -129,9 +134,23 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     rl->addWidget(m_filter);
     rl->addWidget(split, 1);
 
+    m_planController = new PlanController(m_model, m_controller, this);
+    m_planner = new PlannerPage(m_model, m_planController);
+    connect(m_planner, &PlannerPage::message, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(m_planner->chartView(), &charts::ChartView::saveRequested, this,
+            [this] { saveChartViewDialog(m_planner->chartView()); });
+    m_rentBuy = new RentBuyPage(m_model, m_controller);
+    connect(m_rentBuy->chartView(), &charts::ChartView::saveRequested, this,
+            [this] { saveChartViewDialog(m_rentBuy->chartView()); });
+    m_rules = new RulesPage;
+    m_planner->setCurrency(m_currency);
+    m_rentBuy->setCurrency(m_currency);
+
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
+    m_tabs->setUsesScrollButtons(true);
     m_tabs->addTab(resultsPage, tr("&Results"));
+    m_tabs->addTab(m_planner, tr("P&lanner"));
     const char* const names[] = {QT_TR_NOOP("&Memory"), QT_TR_NOOP("T&hroughput"), QT_TR_NOOP("C&ost"),
                                  QT_TR_NOOP("Cost vs &time")};
     for (int k = 0; k < charts::kChartKindCount; ++k) {
@@ -142,6 +161,8 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     }
     m_comparison = new ComparisonView;
     m_tabs->addTab(m_comparison, tr("Com&pare"));
+    m_tabs->addTab(m_rentBuy, tr("Rent vs &buy"));
+    m_tabs->addTab(m_rules, tr("R&ules of thumb"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->addWidget(m_form);
@@ -500,6 +521,11 @@ bool MainWindow::exportReport(const QString& path)
     }
     ReportBuilder builder(m_model->scenario(), m_controller->estimate(), m_controller->catalog());
     builder.setCurrency(m_currency);
+    // The planner tab's result, when it is for this very scenario, saves planning again.
+    if (m_planController->hasResult() && !m_planController->isStale() && !m_planController->isRunning() &&
+        m_planController->scope() == PlanController::Scope::Scenario &&
+        m_planController->top() == ReportBuilder::kMaxPlanOptions)
+        builder.setPlan(m_planController->result());
     const QString error = builder.write(path);
     if (!error.isEmpty()) {
         m_reportError(tr("Cannot export report"), tr("%1:\n%2").arg(QDir::toNativeSeparators(path), error));
@@ -551,6 +577,19 @@ void MainWindow::saveChartDialog(charts::ChartKind kind)
         m_reportError(tr("Cannot save chart"), tr("%1:\n%2").arg(QDir::toNativeSeparators(path), error));
 }
 
+void MainWindow::saveChartViewDialog(charts::ChartView* view)
+{
+    const QString filters = charts::ChartPanel::svgSupported() ? tr("PNG image (*.png);;SVG image (*.svg)") : tr("PNG image (*.png)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), QDir(dialogDir()).filePath(QStringLiteral("chart.png")), filters);
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) && !path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
+        path += QStringLiteral(".png");
+    const QString error = view->saveImage(path);
+    if (!error.isEmpty())
+        m_reportError(tr("Cannot save chart"), tr("%1:\n%2").arg(QDir::toNativeSeparators(path), error));
+}
+
 void MainWindow::importHfConfigDialog()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import Hugging Face config.json"), dialogDir(),
@@ -585,6 +624,8 @@ void MainWindow::applyCurrency()
     m_currency = m_settings->currencySymbol();
     m_results->setCurrency(m_currency);
     m_comparison->setCurrency(m_currency);
+    m_planner->setCurrency(m_currency);
+    m_rentBuy->setCurrency(m_currency);
     updateViews();
 }
 

@@ -23,12 +23,17 @@ namespace gp::ui {
 
 class ComparisonView;
 class EstimateController;
+class PlanController;
+class PlannerPage;
+class RentBuyPage;
+class RulesPage;
 class ResultsTableModel;
 class ScenarioForm;
 class ScenarioModel;
 
 namespace charts {
 class ChartPanel;
+class ChartView;
 }
 
 class MainWindow final : public QMainWindow
@@ -64,6 +69,10 @@ public:
     QTextBrowser* explainView() const { return m_explain; }
     const RecentFiles& recentFiles() const { return m_recent; }
     QTabWidget* tabs() const { return m_tabs; }
+    PlanController* planController() const { return m_planController; }
+    PlannerPage* plannerPage() const { return m_planner; }
+    RentBuyPage* rentBuyPage() const { return m_rentBuy; }
+    RulesPage* rulesPage() const { return m_rules; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -86,6 +95,7 @@ private:
     void exportReportDialog();
     void exportCsvDialog();
     void saveChartDialog(charts::ChartKind kind);
+    void saveChartViewDialog(charts::ChartView* view);
     void importHfConfigDialog();
     void openCatalogEditor();
     void openSettings();
@@ -109,6 +119,10 @@ private:
     QSplitter* m_splitter = nullptr;
     std::array<charts::ChartPanel*, charts::kChartKindCount> m_charts{};
     ComparisonView* m_comparison = nullptr;
+    PlanController* m_planController = nullptr;
+    PlannerPage* m_planner = nullptr;
+    RentBuyPage* m_rentBuy = nullptr;
+    RulesPage* m_rules = nullptr;
     QLabel* m_statusSummary = nullptr;
     QLabel* m_statusFits = nullptr;
     QMenu* m_recentMenu = nullptr;

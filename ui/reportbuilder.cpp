@@ -4,8 +4,14 @@
 #include "format.h"
 #include "modelspecs.h"
 
-#include "charts/chartfactory.h"
+#include "plantablemodel.h"
+#include "rentbuypage.h"
+#include "rulestablemodel.h"
 
+#include "charts/chartfactory.h"
+#include "charts/plannercharts.h"
+
+#include "core/errors.h"
 #include "core/units.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -14,8 +20,13 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -299,69 +310,359 @@ QString ReportBuilder::htmlAfterCharts() const
                       src.join(QStringLiteral("<br>")));
     }
     h += QStringLiteral("</table>");
-    h += QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated against "
-                     "measured runs; treat them as planning figures, not quotes. Prices change weekly.</p>");
     return h;
 }
 
+void ReportBuilder::prepare()
+{
+    if (m_prepared)
+        return;
+    m_prepared = true;
+    const auto problems = [](const gp::InputError& e) {
+        QStringList lines;
+        for (const auto& d : e.problems())
+            lines << QString::fromStdString(d.text());
+        return lines.join(QStringLiteral("; "));
+    };
+    if ((m_sections & PlanSection) && !m_plan) {
+        try {
+            m_plan = gp::plan(m_scenario, m_catalog, gp::PlanRequest{kMaxPlanOptions});
+        } catch (const gp::InputError& e) {
+            m_planError = problems(e);
+        } catch (const std::exception& e) {
+            m_planError = QString::fromUtf8(e.what());
+        }
+    }
+    if (m_sections & RentBuySection) {
+        const auto pick = rentBuyChoice(m_estimate, m_scenario, m_catalog);
+        const gp::Gpu* g = pick ? m_catalog.find(pick->gpu) : nullptr;
+        if (!g) {
+            m_rentBuyError = QObject::tr("No GPU of this report has a rental or purchase price.");
+        } else {
+            try {
+                m_rentBuy = gp::rentVsBuy(m_scenario, *g, pick->count);
+            } catch (const gp::InputError& e) {
+                m_rentBuyError = problems(e);
+            }
+        }
+    }
+    if (m_sections & RulesSection) {
+        try {
+            // The articles' claims are checked against the reference catalog, as the CLI does.
+            m_rules = gp::checkRulesOfThumb(gp::Catalog::builtin());
+        } catch (const std::exception& e) {
+            m_rules.clear();
+        }
+    }
+}
+
+QString ReportBuilder::htmlPlan() const
+{
+    if (!(m_sections & PlanSection))
+        return {};
+    QString h = kStyle + QObject::tr("<h2>Plan</h2>");
+    if (!m_plan) {
+        h += QObject::tr("<p class='bad'>No plan: %1</p>").arg(htmlEscape(m_planError));
+        return h;
+    }
+    const gp::PlanResult& p = *m_plan;
+    h += QObject::tr("<p>The planner searched GPU type x count x layout (TP/PP/ZeRO) x number format x batch for "
+                     "the GPUs of this scenario: %1 configurations, %2 of which fit and meet the targets. Ranked by "
+                     "%3, then %4; <b>bold</b> options are on the cost-vs-time Pareto front.</p>")
+             .arg(formatNumber(static_cast<double>(p.considered), 6), formatNumber(static_cast<double>(p.feasible), 6),
+                  esc(p.costLabel), esc(p.timeLabel));
+    if (p.options.empty()) {
+        h += QObject::tr("<p class='warn'>No option fits and meets the targets.</p>");
+        return h;
+    }
+    const gp::Mode mode = m_scenario.mode;
+    h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><thead><tr>");
+    for (const auto& t : {QObject::tr("#"), QObject::tr("GPU"), QObject::tr("Count"), QObject::tr("Layout"),
+                          QObject::tr("Precision"), mode == gp::Mode::Training ? QObject::tr("Micro-batch") : QObject::tr("Batch"),
+                          QObject::tr("%1/h").arg(m_currency), planAxisLabel(p.costLabel), planAxisLabel(p.timeLabel),
+                          QObject::tr("GiB / GPU")})
+        h += QStringLiteral("<th>%1</th>").arg(htmlEscape(t));
+    h += QStringLiteral("</tr></thead>");
+    int n = 0;
+    for (const auto& o : p.options) {
+        if (n++ >= kMaxPlanOptions)
+            break;
+        const bool front = std::find(p.pareto.begin(), p.pareto.end(), o.rank) != p.pareto.end();
+        const QString b0 = front ? QStringLiteral("<b>") : QString();
+        const QString b1 = front ? QStringLiteral("</b>") : QString();
+        QString gpu = esc(o.gpuName);
+        if (!o.mig.empty())
+            gpu += QObject::tr(" (MIG %1)").arg(esc(o.mig));
+        h += QStringLiteral("<tr%1>").arg(o.rank == 1 ? QStringLiteral(" class='rec'") : QString());
+        h += QStringLiteral("<td align='right'>%1%2%3</td><td>%1%4%3</td>").arg(b0).arg(o.rank).arg(b1, gpu);
+        h += QStringLiteral("<td align='right'>%1</td><td>%2</td><td>%3</td><td>%4</td>")
+                 .arg(o.replicas > 1 ? QStringLiteral("%1 x %2").arg(o.count).arg(o.replicas) : QString::number(o.count),
+                      htmlEscape(planLayoutText(o)), esc(o.precision), htmlEscape(planBatchText(o, mode)));
+        h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3</td>")
+                 .arg(formatMoney(o.usdPerHour, m_currency), formatMoney(o.costKey, m_currency), formatNumber(o.timeKey, 3));
+        h += QStringLiteral("<td align='right'>%1 / %2</td></tr>")
+                 .arg(formatNumber(gp::units::bytesToGiB(o.estimate.memory.total()), 3),
+                      formatNumber(gp::units::bytesToGiB(o.estimate.capacityBytes), 3));
+    }
+    h += QStringLiteral("</table>");
+    h += QObject::tr("<p><b>Why #1:</b> %1</p>").arg(esc(p.options.front().why));
+    return h;
+}
+
+QString ReportBuilder::htmlPlanAfterChart() const
+{
+    if (!(m_sections & PlanSection) || !m_plan)
+        return {};
+    const gp::PlanResult& p = *m_plan;
+    QString h = kStyle;
+    if (!p.alternatives.empty()) {
+        h += QObject::tr("<h3>Popular alternatives that lost</h3>");
+        h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><thead><tr><th>%1</th><th>%2</th></tr></thead>")
+                 .arg(QObject::tr("GPU"), QObject::tr("Why not"));
+        for (const auto& a : p.alternatives)
+            h += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(esc(a.gpu), esc(a.why));
+        h += QStringLiteral("</table>");
+    }
+    if (!p.notes.empty()) {
+        h += QStringLiteral("<ul>");
+        for (const auto& n : p.notes)
+            h += QStringLiteral("<li>%1</li>").arg(esc(n));
+        h += QStringLiteral("</ul>");
+    }
+    return h;
+}
+
+QString ReportBuilder::htmlRentBuy() const
+{
+    if (!(m_sections & RentBuySection))
+        return {};
+    QString h = kStyle + QObject::tr("<h2>Rent vs buy</h2>");
+    if (!m_rentBuy) {
+        h += QStringLiteral("<p class='warn'>%1</p>").arg(htmlEscape(m_rentBuyError));
+        return h;
+    }
+    const gp::RentVsBuy& r = *m_rentBuy;
+    h += QObject::tr("<p>For the recommended GPU, %1x %2, busy %3% of every hour (%4 GPU-hours a month), over the "
+                     "%5-year amortization period.</p>")
+             .arg(r.count)
+             .arg(esc(r.gpuName), formatNumber(m_scenario.pricing.utilization * 100, 3),
+                  formatNumber(r.usedGpuHoursPerMonth, 4), formatNumber(m_scenario.pricing.amortizationYears, 3));
+    const auto money = [this](double v) { return v > 0 ? formatMoney(v, m_currency) : QObject::tr("not listed"); };
+    h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr>");
+    for (const auto& t : {QObject::tr("On demand / GPU-h"), QObject::tr("Spot / GPU-h"), QObject::tr("Reserved / GPU-h"),
+                          QObject::tr("Purchase / GPU"), QObject::tr("Power / busy GPU-h"), QObject::tr("Hosting / GPU-year"),
+                          QObject::tr("Break-even GPU-hours"), QObject::tr("Break-even utilization"),
+                          QObject::tr("Break-even month")})
+        h += QStringLiteral("<th>%1</th>").arg(htmlEscape(t));
+    h += QStringLiteral("</tr><tr>");
+    for (const QString& v :
+         {money(r.onDemandUsdPerGpuHour), r.spotUsdPerGpuHour ? money(*r.spotUsdPerGpuHour) : QObject::tr("not listed"),
+          money(r.reservedUsdPerGpuHour), money(r.purchaseUsdPerGpu), formatMoney(r.energyUsdPerGpuHour, m_currency),
+          formatMoney(r.hostingUsdPerGpuYear, m_currency),
+          r.breakEvenGpuHours ? formatNumber(std::round(*r.breakEvenGpuHours), 3) : QStringLiteral("—"),
+          r.breakEvenUtilization ? QStringLiteral("%1%").arg(formatNumber(*r.breakEvenUtilization * 100, 2)) : QStringLiteral("—"),
+          r.breakEvenMonth ? QString::number(*r.breakEvenMonth) : QStringLiteral("—")})
+        h += QStringLiteral("<td align='right'>%1</td>").arg(v);
+    h += QStringLiteral("</tr></table>");
+    return h;
+}
+
+QString ReportBuilder::htmlRentBuyAfterChart() const
+{
+    if (!(m_sections & RentBuySection) || !m_rentBuy)
+        return {};
+    const gp::RentVsBuy& r = *m_rentBuy;
+    QString h = kStyle;
+    h += QStringLiteral("<p><b>%1</b></p>").arg(esc(r.verdict));
+    if (!r.notes.empty()) {
+        h += QStringLiteral("<ul>");
+        for (const auto& n : r.notes)
+            h += QStringLiteral("<li>%1</li>").arg(esc(n));
+        h += QStringLiteral("</ul>");
+    }
+    return h;
+}
+
+QString ReportBuilder::htmlRules() const
+{
+    if (!(m_sections & RulesSection))
+        return {};
+    QString h = kStyle + QObject::tr("<h2>Rules of thumb</h2>");
+    h += QObject::tr("<p>Claims from the GPU-choice articles this tool grew from, recomputed with the same models on the "
+                     "built-in catalog.</p>");
+    if (m_rules.empty())
+        return h + QObject::tr("<p class='warn'>The checks could not be computed.</p>");
+    h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><thead><tr><th>%1</th><th>%2</th><th>%3</th></tr></thead>")
+             .arg(QObject::tr("Verdict"), QObject::tr("Claim (source)"), QObject::tr("What the model computes, and why"));
+    for (const auto& r : m_rules) {
+        const QString cls = r.verdict == "corrected" ? QStringLiteral(" class='bad'")
+                            : r.verdict == "depends" ? QStringLiteral(" class='warn'")
+                                                     : QString();
+        h += QStringLiteral("<tr><td%1><b>%2</b></td><td>%3<br><span class='muted'>%4</span></td>"
+                            "<td>%5<br><span class='muted'>%6</span></td></tr>")
+                 .arg(cls, htmlEscape(verdictLabel(r.verdict)), esc(r.claim), esc(r.source), esc(r.finding), esc(r.reason));
+    }
+    h += QStringLiteral("</table>");
+    return h;
+}
+
+namespace {
+
+// One piece of the report: a text block (HTML) or a chart of a fixed share of
+// the page height.
+struct FlowItem {
+    QString html;
+    std::function<void(QPainter*, const QRectF&)> chart;
+    double chartShare = 0;     // of the body height
+    bool keepWithNext = false; // a heading or intro that belongs to the chart after it
+};
+
+// Bottom of the last block, in document coordinates.
+double documentBottom(const QTextDocument& doc)
+{
+    return doc.documentLayout()->blockBoundingRect(doc.lastBlock()).bottom();
+}
+
+} // namespace
+
 void ReportBuilder::paint(QPdfWriter& writer)
 {
+    prepare();
     QPainter painter(&writer);
     painter.setRenderHint(QPainter::Antialiasing);
     const double dpi = writer.resolution();
     const double footerH = dpi * 0.3;
     const QSizeF body(writer.width(), writer.height() - footerH);
+    const double H = body.height();
+    const double gap = dpi * 0.12;
 
-    auto before = makeDocument(htmlBeforeCharts(), &writer, body);
-    auto after = makeDocument(htmlAfterCharts(), &writer, body);
-    constexpr int kChartsPerPage = 2;
-    const int chartPages = (charts::kChartKindCount + kChartsPerPage - 1) / kChartsPerPage;
-    m_pages = before->pageCount() + chartPages + after->pageCount();
+    charts::ChartOptions options;
+    options.print = true;
+    options.currency = m_currency;
 
+    std::vector<FlowItem> items;
+    const auto text = [&items](const QString& html, bool keepWithNext = false) {
+        if (!html.isEmpty())
+            items.push_back({html, {}, 0, keepWithNext});
+    };
+    const auto chart = [&items](std::function<void(QPainter*, const QRectF&)> paintFn, double share) {
+        items.push_back({QString(), std::move(paintFn), share, false});
+    };
+    text(htmlBeforeCharts());
+    for (int k = 0; k < charts::kChartKindCount; ++k)
+        chart([this, k, options](QPainter* p, const QRectF& r) {
+            charts::paintChart(static_cast<charts::ChartKind>(k), m_estimate, options, p, r);
+        }, 0.48);
+    if (m_sections & PlanSection) {
+        const bool chartIt = m_plan && !m_plan->options.empty();
+        text(htmlPlan(), chartIt);
+        if (chartIt)
+            chart([this, options](QPainter* p, const QRectF& r) { charts::paintPlanChart(*m_plan, options, p, r); }, 0.42);
+        text(htmlPlanAfterChart());
+    }
+    if (m_sections & RentBuySection) {
+        text(htmlRentBuy(), m_rentBuy.has_value());
+        if (m_rentBuy)
+            chart([this, options](QPainter* p, const QRectF& r) { charts::paintRentBuyChart(*m_rentBuy, options, p, r); }, 0.40);
+        text(htmlRentBuyAfterChart());
+    }
+    // One item per section, so a heading moves to the next page with its table
+    // instead of staying behind at the bottom of this one.
+    const QString after = htmlAfterCharts();
+    const QString h2 = QStringLiteral("<h2>");
+    for (qsizetype from = after.indexOf(h2); from >= 0;) {
+        const qsizetype to = after.indexOf(h2, from + h2.size());
+        text(kStyle + after.mid(from, to < 0 ? -1 : to - from));
+        from = to;
+    }
+    text(htmlRules());
+    text(kStyle + QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated "
+                              "against measured runs; treat them as planning figures, not quotes. Prices change "
+                              "weekly.</p>"));
+
+    // Pass 1: place every item, flowing down the pages; text splits across pages
+    // (tables repeat their header rows), charts and short blocks move whole.
+    struct Op {
+        int page;
+        std::function<void()> draw;
+    };
+    std::vector<Op> ops;
+    std::vector<std::unique_ptr<QTextDocument>> docs;
     int page = 0;
+    double y = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const FlowItem& it = items[i];
+        if (it.chart) {
+            const double h = it.chartShare * H;
+            if (y > 0 && y + h > H) {
+                ++page;
+                y = 0;
+            }
+            const QRectF target(0, y, body.width(), h);
+            ops.push_back({page, [&painter, fn = it.chart, target] { fn(&painter, target); }});
+            y += h + gap;
+            continue;
+        }
+        auto doc = makeDocument(it.html, &writer, body);
+        const double natural = doc->pageCount() > 1 ? doc->pageCount() * H : documentBottom(*doc);
+        // A short intro stays with the chart it introduces.
+        const double withNext = it.keepWithNext && natural < H * 0.25 && i + 1 < items.size() && items[i + 1].chart
+                                    ? items[i + 1].chartShare * H + gap
+                                    : 0;
+        if (y > 0 && y + natural + withNext > H) {
+            // Short blocks move to a new page whole; long ones start here and
+            // continue on the next page, unless only a sliver of this one is left.
+            if (natural + withNext <= H * 0.55 || H - y < H * 0.15) {
+                ++page;
+                y = 0;
+            }
+        }
+        if (y > 0) {
+            // Start mid-page: an empty first line y high pushes the text down, and
+            // QTextDocument paginates the rest at the report's page boundaries. (A
+            // top margin on the first block is ignored.) Fixed line heights are in
+            // 96-dpi pixels, scaled to the device.
+            QTextCursor(doc.get()).insertBlock();
+            QTextBlockFormat f;
+            f.setTopMargin(0);
+            f.setBottomMargin(0);
+            f.setLineHeight(y * 96.0 / writer.logicalDpiY(), QTextBlockFormat::FixedHeight);
+            QTextCursor(doc.get()).setBlockFormat(f);
+        }
+        const int pages = doc->pageCount();
+        QTextDocument* d = doc.get();
+        for (int p = 0; p < pages; ++p) {
+            ops.push_back({page + p, [&painter, d, p, H, body] {
+                               painter.save();
+                               painter.translate(0, -p * H);
+                               d->drawContents(&painter, QRectF(0, p * H, body.width(), H));
+                               painter.restore();
+                           }});
+        }
+        page += pages - 1;
+        y = documentBottom(*doc) - (pages - 1) * H + gap * 0.5;
+        docs.push_back(std::move(doc));
+    }
+    m_pages = page + 1;
+
+    // Pass 2: paint page by page, with the footer.
     QFont footerFont(QStringLiteral("DejaVu Sans"));
     footerFont.setPointSizeF(7);
-    auto footer = [&] {
-        ++page;
+    std::size_t next = 0;
+    for (int p = 0; p < m_pages; ++p) {
+        if (p > 0)
+            writer.newPage();
+        while (next < ops.size() && ops[next].page == p)
+            ops[next++].draw();
         painter.save();
         painter.setFont(footerFont);
         painter.setPen(QColor(0x55, 0x55, 0x55));
         const QRectF r(0, writer.height() - footerH * 0.8, writer.width(), footerH * 0.8);
         painter.drawText(r, Qt::AlignLeft | Qt::AlignBottom,
                          QObject::tr("GPU Planner — %1").arg(QString::fromStdString(m_scenario.name)));
-        painter.drawText(r, Qt::AlignRight | Qt::AlignBottom, QObject::tr("Page %1 of %2").arg(page).arg(m_pages));
+        painter.drawText(r, Qt::AlignRight | Qt::AlignBottom, QObject::tr("Page %1 of %2").arg(p + 1).arg(m_pages));
         painter.restore();
-    };
-    auto drawDoc = [&](QTextDocument& doc) {
-        for (int p = 0; p < doc.pageCount(); ++p) {
-            if (page > 0)
-                writer.newPage();
-            painter.save();
-            painter.translate(0, -p * body.height());
-            doc.drawContents(&painter, QRectF(0, p * body.height(), body.width(), body.height()));
-            painter.restore();
-            footer();
-        }
-    };
-
-    drawDoc(*before);
-    charts::ChartOptions options;
-    options.print = true;
-    options.currency = m_currency;
-    const double gap = dpi * 0.15;
-    const double chartH = (body.height() - gap) / kChartsPerPage;
-    for (int k = 0; k < charts::kChartKindCount; ++k) {
-        const int slot = k % kChartsPerPage;
-        if (slot == 0) {
-            if (page > 0)
-                writer.newPage();
-        }
-        const QRectF target(0, slot * (chartH + gap), body.width(), chartH);
-        charts::paintChart(static_cast<charts::ChartKind>(k), m_estimate, options, &painter, target);
-        if (slot == kChartsPerPage - 1 || k == charts::kChartKindCount - 1)
-            footer();
     }
-    drawDoc(*after);
     painter.end();
 }
 

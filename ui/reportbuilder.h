@@ -1,11 +1,17 @@
 #pragma once
 #include "core/catalog.h"
 #include "core/estimate.h"
+#include "core/planner.h"
+#include "core/rentbuy.h"
+#include "core/rules.h"
 #include "core/scenario.h"
 
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
+#include <vector>
 
 class QPagedPaintDevice;
 class QPdfWriter;
@@ -14,20 +20,32 @@ class QTextDocument;
 namespace gp::ui {
 
 /// The PDF comparison report (A4, multi-page), painted onto a QPdfWriter: title,
-/// recommendation, comparison table, the charts, memory breakdown, assumptions,
-/// uncertainty, and the catalog sources and price dates of the GPUs shown. The
-/// GUI's "Export report..." and `gpuplanner-cli report` both use it. Needs a
-/// QApplication (Qt Charts are widgets); works with the offscreen platform.
+/// recommendation, comparison table, the charts, the plan (ranked options, Pareto
+/// chart, alternatives), rent vs buy for the recommended GPU, memory breakdown,
+/// assumptions, uncertainty, the catalog sources and price dates of the GPUs
+/// shown, and the rules of thumb. Text and charts flow down the pages: a chart
+/// starts a new page only when it does not fit. The GUI's "Export report..." and
+/// `gpuplanner-cli report` both use it. Needs a QApplication (Qt Charts are
+/// widgets); works with the offscreen platform.
 class ReportBuilder
 {
 public:
     /// At most this many GPUs in the tables (best first); the charts show their own top N.
     static constexpr int kMaxTableGpus = 16;
+    /// At most this many plan options in the report's plan table.
+    static constexpr int kMaxPlanOptions = 10;
+
+    /// Optional parts of the report (the comparison, charts and sources are always in).
+    enum Section { PlanSection = 0x1, RentBuySection = 0x2, RulesSection = 0x4, AllSections = 0x7 };
 
     ReportBuilder(const gp::Scenario& scenario, const gp::Estimate& estimate, const gp::Catalog& catalog);
 
     void setCurrency(const QString& symbol) { m_currency = symbol; }
     void setTimestamp(const QDateTime& t) { m_timestamp = t; }
+    /// Which optional sections to include (Section flags; default all).
+    void setSections(int sections) { m_sections = sections; }
+    /// A plan already computed for this scenario; otherwise write() runs gp::plan.
+    void setPlan(const gp::PlanResult& plan) { m_plan = plan; }
 
     /// Writes the PDF atomically (QSaveFile). Returns an error message, "" on success.
     QString write(const QString& path);
@@ -39,6 +57,17 @@ public:
     /// The HTML of the text before and after the charts (exposed for tests).
     QString htmlBeforeCharts() const;
     QString htmlAfterCharts() const;
+    /// The optional sections' HTML (after prepare(); "" when left out).
+    QString htmlPlan() const;
+    QString htmlPlanAfterChart() const;
+    QString htmlRentBuy() const;
+    QString htmlRentBuyAfterChart() const;
+    QString htmlRules() const;
+
+    /// Computes the plan, rent vs buy and rules the sections need (write() calls it).
+    void prepare();
+    const std::optional<gp::PlanResult>& plan() const { return m_plan; }
+    const std::optional<gp::RentVsBuy>& rentVsBuy() const { return m_rentBuy; }
 
 private:
     void paint(QPdfWriter& writer);
@@ -50,6 +79,13 @@ private:
     QString m_currency = QStringLiteral("$");
     QDateTime m_timestamp = QDateTime::currentDateTime();
     int m_pages = 0;
+    int m_sections = AllSections;
+    bool m_prepared = false;
+    std::optional<gp::PlanResult> m_plan;
+    QString m_planError;
+    std::optional<gp::RentVsBuy> m_rentBuy;
+    QString m_rentBuyError;
+    std::vector<gp::RuleCheck> m_rules;
 };
 
 /// A short description of a scenario: "Llama 3.1 8B, training (LoRA, BF16), 1 GPU per job, on-demand".

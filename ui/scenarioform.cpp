@@ -45,13 +45,32 @@ QString invalidStyle(const QWidget* w)
         .arg(QString::fromLatin1(w->metaObject()->className()), statusColor(Status::Bad).name());
 }
 
-QFormLayout* newForm()
+QFormLayout* makeForm()
 {
     auto* f = new QFormLayout;
     f->setRowWrapPolicy(QFormLayout::DontWrapRows);
     f->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     f->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return f;
+}
+
+// Separate QFormLayouts size their label columns independently (Mode/Runtime sat
+// left of the training fields below them); give every label the widest width.
+void alignLabelColumns(const std::vector<QFormLayout*>& forms)
+{
+    std::vector<QLabel*> labels;
+    int width = 0;
+    for (auto* f : forms)
+        for (int r = 0; r < f->rowCount(); ++r)
+            if (auto* item = f->itemAt(r, QFormLayout::LabelRole))
+                if (auto* l = qobject_cast<QLabel*>(item->widget())) {
+                    labels.push_back(l);
+                    width = std::max(width, l->sizeHint().width());
+                }
+    for (auto* l : labels) {
+        l->setMinimumWidth(width);
+        l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
 }
 
 } // namespace
@@ -75,8 +94,10 @@ ScenarioForm::ScenarioForm(ScenarioModel* model, QWidget* parent)
             m_model->setValue(Field::Name, t);
     });
     bind(Field::Name, name, [name](const QVariant& v) {
-        if (name->text() != v.toString())
+        if (name->text() != v.toString()) {
             name->setText(v.toString());
+            name->setCursorPosition(0); // show a long name's beginning, not its end
+        }
     });
     nameForm->addRow(tr("&Name"), name);
     layout->addLayout(nameForm);
@@ -86,6 +107,7 @@ ScenarioForm::ScenarioForm(ScenarioModel* model, QWidget* parent)
     layout->addWidget(buildHardwareGroup());
     layout->addWidget(buildPricingGroup());
     layout->addStretch(1);
+    alignLabelColumns(m_forms);
     setWidget(content);
 
     connect(m_model, &ScenarioModel::fieldChanged, this, &ScenarioForm::showField);
@@ -95,6 +117,12 @@ ScenarioForm::ScenarioForm(ScenarioModel* model, QWidget* parent)
 }
 
 ScenarioForm::~ScenarioForm() = default;
+
+QFormLayout* ScenarioForm::newForm()
+{
+    m_forms.push_back(makeForm());
+    return m_forms.back();
+}
 
 void ScenarioForm::bind(Field f, QWidget* w, std::function<void(const QVariant&)> show)
 {
@@ -210,7 +238,7 @@ QWidget* ScenarioForm::buildModelGroup()
     form->addRow(tr("&Preset"), m_presetCombo);
 
     m_sizeEdit = new QLineEdit;
-    m_sizeEdit->setPlaceholderText(tr("e.g. 13B, 70B, 1.5T"));
+    m_sizeEdit->setPlaceholderText(tr("e.g. 13B, 70B"));
     m_sizeEdit->setAccessibleName(tr("Model size (parameters)"));
     m_sizeEdit->setToolTip(tr("A size alone, the way models are named (13B = 13 billion parameters). "
                               "A typical modern decoder shape of that size is assumed and results are marked "
@@ -221,10 +249,25 @@ QWidget* ScenarioForm::buildModelGroup()
     importButton->setToolTip(tr("Read a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2, GPT-2, BERT, "
                                 "DeepSeek-V3); you can also drop the file on the window"));
     connect(importButton, &QPushButton::clicked, this, &ScenarioForm::importRequested);
+    m_familyCombo = new QComboBox;
+    m_familyCombo->setAccessibleName(tr("Model family for the size"));
+    m_familyCombo->setToolTip(tr("Which kind of model the size describes: decoder (GPT, Llama), encoder (BERT) "
+                                 "or vision (ResNet, ViT)"));
+    m_familyCombo->addItem(tr("Decoder"), static_cast<int>(gp::ModelFamily::Decoder));
+    m_familyCombo->addItem(tr("Encoder"), static_cast<int>(gp::ModelFamily::Encoder));
+    m_familyCombo->addItem(tr("Vision"), static_cast<int>(gp::ModelFamily::Vision));
+    connect(m_familyCombo, &QComboBox::activated, this, [this] {
+        if (!m_updating)
+            applySizeText();
+    });
     auto* sizeRow = new QHBoxLayout;
     sizeRow->addWidget(m_sizeEdit, 1);
+    sizeRow->addWidget(m_familyCombo);
     sizeRow->addWidget(importButton);
-    form->addRow(tr("Si&ze only"), sizeRow);
+    // addRow(QString, QLayout*) sets no buddy, and a label without one shows its '&'.
+    auto* sizeLabel = new QLabel(tr("Si&ze only"));
+    sizeLabel->setBuddy(m_sizeEdit);
+    form->addRow(sizeLabel, sizeRow);
     v->addLayout(form);
 
     m_modelInfo = new QLabel;
@@ -521,6 +564,15 @@ QWidget* ScenarioForm::buildHardwareGroup()
     par->addWidget(ppSpin);
     par->addWidget(zero, 1);
     form->addRow(tr("Parallelism"), par);
+    auto* maxCount = intSpin(Field::MaxCount, 1, 1'000'000,
+                             tr("The planner tries GPU counts in powers of two up to this (consumer and "
+                                "workstation cards: one 8-GPU box at most)"));
+    form->addRow(ScenarioModel::label(Field::MaxCount), maxCount);
+    auto* net = doubleSpin(Field::NetworkGbps, 1, 1e6, 0,
+                           tr("Bandwidth between nodes per GPU in Gbit/s (400 = NDR InfiniBand, 100 = typical "
+                              "Ethernet); data-parallel and FSDP traffic beyond one node crosses it"));
+    net->setSingleStep(100);
+    form->addRow(ScenarioModel::label(Field::NetworkGbps), net);
     v->addLayout(form);
     return box;
 }
@@ -548,6 +600,11 @@ QWidget* ScenarioForm::buildPricingGroup()
     form->addRow(ScenarioModel::label(Field::Pue), pue);
     form->addRow(ScenarioModel::label(Field::AmortizationYears),
                  doubleSpin(Field::AmortizationYears, 0.25, 20, 2, tr("Years to write the purchase off over")));
+    auto* hosting = doubleSpin(Field::HostingUsdPerGpuYear, 0, 1e7, 0,
+                               tr("Owning: rack space, networking and a share of staff per GPU per year, USD "
+                                  "(the rent-vs-buy break-even includes it)"));
+    hosting->setSingleStep(500);
+    form->addRow(ScenarioModel::label(Field::HostingUsdPerGpuYear), hosting);
     return box;
 }
 
@@ -630,12 +687,17 @@ void ScenarioForm::applySizeText()
     }
     m_sizeEdit->setStyleSheet(QString());
     m_sizeEdit->setToolTip(QString());
+    const auto family = static_cast<gp::ModelFamily>(m_familyCombo->currentData().toInt());
     const auto& cur = m_model->scenario().modelSpec;
-    if (cur.form == gp::ModelSpec::Form::Params && cur.params == *params)
+    if (cur.form == gp::ModelSpec::Form::Params && cur.params == *params &&
+        cur.family.value_or(gp::ModelFamily::Decoder) == family)
         return;
     gp::ModelSpec spec;
     spec.form = gp::ModelSpec::Form::Params;
     spec.params = *params;
+    // Decoder is the format's default: leave it unset so saved files stay as before.
+    if (family != gp::ModelFamily::Decoder)
+        spec.family = family;
     m_model->setModelSpec(spec);
 }
 
@@ -688,6 +750,11 @@ void ScenarioForm::importHfConfig(const QString& path)
 
 void ScenarioForm::showModel()
 {
+    // Called from showProblems() too, outside showField's guard: setting the
+    // architecture spins must not read back as a user edit (that turned a
+    // size-only model into an explicit one whenever the problems changed).
+    const bool wasUpdating = m_updating;
+    m_updating = true;
     const auto& s = m_model->scenario();
     const auto& spec = s.modelSpec;
     const QString modelProblems = m_model->problemsFor(Field::Model);
@@ -698,6 +765,9 @@ void ScenarioForm::showModel()
     if (spec.form == gp::ModelSpec::Form::Params) {
         if (parseParamCount(m_sizeEdit->text()) != std::optional<double>(spec.params))
             m_sizeEdit->setText(formatCount(spec.params));
+        const QSignalBlocker block(m_familyCombo);
+        m_familyCombo->setCurrentIndex(
+            std::max(0, m_familyCombo->findData(static_cast<int>(spec.family.value_or(gp::ModelFamily::Decoder)))));
     } else if (m_sizeEdit->styleSheet().isEmpty()) {
         m_sizeEdit->clear();
     }
@@ -732,6 +802,7 @@ void ScenarioForm::showModel()
     m_modelInfo->setText(QStringLiteral("%1 <i>(%2)</i>").arg(htmlEscape(describeModel(s.model)), source));
     m_modelProblem->setText(modelProblems);
     m_modelProblem->setVisible(!modelProblems.isEmpty());
+    m_updating = wasUpdating;
 }
 
 void ScenarioForm::showField(Field f)

@@ -10,6 +10,7 @@ class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -39,6 +40,8 @@ public:
     QWidget* editorFor(ScenarioModel::Field f) const;
     /// The "model size" entry ("13B").
     QLineEdit* sizeEdit() const { return m_sizeEdit; }
+    /// The family the size describes (decoder, encoder, vision).
+    QComboBox* familyCombo() const { return m_familyCombo; }
     QComboBox* presetCombo() const { return m_presetCombo; }
     QListWidget* gpuList() const { return m_gpuList; }
 
@@ -69,6 +72,8 @@ private:
     QComboBox* enumCombo(ScenarioModel::Field f, const std::vector<std::pair<QString, int>>& items, const QString& tip,
                          const QString& unsetLabel = {});
     void bind(ScenarioModel::Field f, QWidget* w, std::function<void(const QVariant&)> show);
+    /// A form layout whose label column is lined up with the panel's others.
+    QFormLayout* newForm();
 
     void showAll();
     void showField(ScenarioModel::Field f);
@@ -82,11 +87,13 @@ private:
 
     ScenarioModel* m_model;
     std::vector<Binding> m_bindings;
+    std::vector<QFormLayout*> m_forms;
     bool m_updating = false;
 
     // Model group
     QComboBox* m_presetCombo = nullptr;
     QLineEdit* m_sizeEdit = nullptr;
+    QComboBox* m_familyCombo = nullptr;
     QLabel* m_modelInfo = nullptr;
     QLabel* m_modelProblem = nullptr;
     struct ArchSpin {

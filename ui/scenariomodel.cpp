@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <optional>
@@ -56,11 +57,14 @@ constexpr std::array<FieldInfo, static_cast<std::size_t>(Field::FieldCount)> kFi
     {"hardware.tp", "Tensor parallel"},
     {"hardware.pp", "Pipeline parallel"},
     {"hardware.zero", "ZeRO stage"},
+    {"hardware.max_count", "Most GPUs to plan for"},
+    {"hardware.network_gbps", "Network between nodes (Gbit/s)"},
     {"pricing.model", "Pricing"},
     {"pricing.utilization", "Utilization"},
     {"pricing.electricity_usd_per_kwh", "Electricity (USD/kWh)"},
     {"pricing.pue", "PUE"},
     {"pricing.amortization_years", "Amortization (years)"},
+    {"pricing.hosting_usd_per_gpu_year", "Hosting (USD per GPU-year)"},
 }};
 
 QVariant optionalValue(const std::optional<double>& v)
@@ -168,11 +172,14 @@ QVariant ScenarioModel::value(Field f) const
     case Field::Tp: return s.hardware.tp;
     case Field::Pp: return s.hardware.pp;
     case Field::Zero: return s.hardware.zero;
+    case Field::MaxCount: return s.hardware.maxCount;
+    case Field::NetworkGbps: return s.hardware.networkGbps;
     case Field::PricingModel: return static_cast<int>(s.pricing.model);
     case Field::Utilization: return s.pricing.utilization;
     case Field::ElectricityUsdPerKwh: return s.pricing.electricityUsdPerKwh;
     case Field::Pue: return s.pricing.pue;
     case Field::AmortizationYears: return s.pricing.amortizationYears;
+    case Field::HostingUsdPerGpuYear: return s.pricing.hostingUsdPerGpuYear;
     case Field::FieldCount: break;
     }
     return {};
@@ -188,6 +195,23 @@ void ScenarioModel::setValue(Field f, const QVariant& v)
         return;
     }
     m_undo->push(new ChangeValueCommand(this, f, old, v));
+}
+
+bool ScenarioModel::setValues(const QString& text, const std::vector<std::pair<Field, QVariant>>& values)
+{
+    const auto differs = [this](Field f, const QVariant& v) {
+        const QVariant old = value(f);
+        if (f == Field::Model)
+            return !sameSpec(old.value<gp::ModelSpec>(), v.value<gp::ModelSpec>());
+        return !(old == v || (!old.isValid() && !v.isValid()));
+    };
+    if (std::none_of(values.begin(), values.end(), [&](const auto& fv) { return differs(fv.first, fv.second); }))
+        return false;
+    m_undo->beginMacro(text);
+    for (const auto& [f, v] : values)
+        setValue(f, v); // skips what is already equal (an earlier value may have set it)
+    m_undo->endMacro();
+    return true;
 }
 
 void ScenarioModel::applyValue(Field f, const QVariant& v)
@@ -246,11 +270,14 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     case Field::Tp: s.hardware.tp = v.toInt(); break;
     case Field::Pp: s.hardware.pp = v.toInt(); break;
     case Field::Zero: s.hardware.zero = v.toInt(); break;
+    case Field::MaxCount: s.hardware.maxCount = v.toInt(); break;
+    case Field::NetworkGbps: s.hardware.networkGbps = v.toDouble(); break;
     case Field::PricingModel: s.pricing.model = toEnum<gp::PricingModel>(v); break;
     case Field::Utilization: s.pricing.utilization = v.toDouble(); break;
     case Field::ElectricityUsdPerKwh: s.pricing.electricityUsdPerKwh = v.toDouble(); break;
     case Field::Pue: s.pricing.pue = v.toDouble(); break;
     case Field::AmortizationYears: s.pricing.amortizationYears = v.toDouble(); break;
+    case Field::HostingUsdPerGpuYear: s.pricing.hostingUsdPerGpuYear = v.toDouble(); break;
     case Field::FieldCount: return;
     }
     revalidate();

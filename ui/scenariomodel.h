@@ -6,6 +6,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <utility>
 #include <vector>
 
 class QUndoStack;
@@ -61,12 +62,15 @@ public:
         Tp,                // int
         Pp,                // int
         Zero,              // int
+        MaxCount,          // int (the planner's search limit)
+        NetworkGbps,       // double (node-to-node, per GPU)
         // pricing
         PricingModel,      // int
         Utilization,       // double
         ElectricityUsdPerKwh, // double
         Pue,               // double
         AmortizationYears, // double
+        HostingUsdPerGpuYear, // double (owned GPUs: rack, network, staff share)
         FieldCount
     };
     Q_ENUM(Field)
@@ -91,6 +95,10 @@ public:
     void setGpus(const QStringList& ids) { setValue(Field::Gpus, ids); }
     void setCount(int v) { setValue(Field::Count, v); }
     void setPricingModel(gp::PricingModel m) { setValue(Field::PricingModel, static_cast<int>(m)); }
+
+    /// Several edits as one undo step (a QUndoStack macro named `text`); unchanged
+    /// values are skipped. Returns false (and records nothing) when nothing changes.
+    bool setValues(const QString& text, const std::vector<std::pair<Field, QVariant>>& values);
 
     /// Replaces the whole scenario (New / Open): clears the undo stack, marks it clean.
     void resetScenario(const gp::Scenario& s);

@@ -17,6 +17,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -179,6 +181,69 @@ private slots:
         QCOMPARE(size->text(), QStringLiteral("seventy")); // kept
         QVERIFY(size->toolTip().contains(QStringLiteral("model.params")));
         QCOMPARE(w->scenarioModel()->scenario().modelSpec.params, 70e9);
+    }
+
+    void sizeOnlyLabelHasItsBuddyAndFamily()
+    {
+        auto w = makeWindow();
+        QLabel* label = nullptr;
+        for (auto* l : w->form()->findChildren<QLabel*>())
+            if (l->text() == QStringLiteral("Si&ze only"))
+                label = l;
+        QVERIFY(label);
+        QCOMPARE(label->buddy(), static_cast<QWidget*>(w->form()->sizeEdit())); // the '&' is a mnemonic, not shown
+        QComboBox* family = w->form()->familyCombo();
+        QVERIFY(family);
+        family->setCurrentIndex(family->findData(static_cast<int>(gp::ModelFamily::Encoder)));
+        w->form()->sizeEdit()->setText(QStringLiteral("340M"));
+        QMetaObject::invokeMethod(w->form()->sizeEdit(), "editingFinished");
+        const auto& s = w->scenarioModel()->scenario();
+        QVERIFY(s.modelSpec.form == gp::ModelSpec::Form::Params);
+        QVERIFY(s.modelSpec.family == gp::ModelFamily::Encoder);
+        QVERIFY(s.model.family == gp::ModelFamily::Encoder);
+        // Changing the family alone re-sizes the same count as a decoder.
+        family->setCurrentIndex(family->findData(static_cast<int>(gp::ModelFamily::Decoder)));
+        QMetaObject::invokeMethod(family, "activated", Q_ARG(int, family->currentIndex()));
+        QVERIFY(w->scenarioModel()->scenario().model.family == gp::ModelFamily::Decoder);
+        QCOMPARE(w->scenarioModel()->scenario().modelSpec.params, 340e6);
+        // Undo brings the encoder back, and the combo follows.
+        w->scenarioModel()->undoStack()->undo();
+        QCOMPARE(family->currentData().toInt(), static_cast<int>(gp::ModelFamily::Encoder));
+    }
+
+    void hardwareAndPricingFormFields()
+    {
+        auto w = makeWindow();
+        auto* maxCount = spin(*w, Field::MaxCount);
+        QVERIFY(maxCount);
+        maxCount->setValue(32);
+        QCOMPARE(w->scenarioModel()->scenario().hardware.maxCount, 32);
+        auto* net = qobject_cast<QDoubleSpinBox*>(w->form()->editorFor(Field::NetworkGbps));
+        QVERIFY(net);
+        net->setValue(200);
+        QCOMPARE(w->scenarioModel()->scenario().hardware.networkGbps, 200.0);
+        auto* hosting = qobject_cast<QDoubleSpinBox*>(w->form()->editorFor(Field::HostingUsdPerGpuYear));
+        QVERIFY(hosting);
+        hosting->setValue(3000);
+        QCOMPARE(w->scenarioModel()->scenario().pricing.hostingUsdPerGpuYear, 3000.0);
+        QCOMPARE(w->scenarioModel()->undoStack()->count(), 3);
+    }
+
+    void workloadLabelsShareOneColumn()
+    {
+        auto w = makeWindow();
+        w->resize(1500, 940);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        // Mode/Runtime sit in their own form above the training fields: their
+        // editors must start where the training editors start.
+        QWidget* runtime = w->form()->editorFor(Field::Runtime);
+        QWidget* method = w->form()->editorFor(Field::TrainMethod);
+        QWidget* pricing = w->form()->editorFor(Field::PricingModel);
+        QVERIFY(runtime && method && pricing);
+        const int x = runtime->mapTo(w->form(), QPoint(0, 0)).x();
+        QCOMPARE(method->mapTo(w->form(), QPoint(0, 0)).x(), x);
+        QCOMPARE(pricing->mapTo(w->form(), QPoint(0, 0)).x(), x);
     }
 
     void hfConfigImport()

@@ -1,9 +1,11 @@
 #include "ui/reportbuilder.h"
 #include "ui/reportcli.h"
+#include "ui/estimatecontroller.h"
 
 #include "core/catalog.h"
 #include "core/cli.h"
 #include "core/estimate.h"
+#include "core/planner.h"
 #include "core/scenario.h"
 
 #include <QFile>
@@ -13,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <sstream>
 
 namespace {
@@ -79,6 +82,57 @@ private slots:
             names << QString::fromStdString(r.gpuName);
         names << QString::fromStdString(s.name);
         checkPdf(path, b.pageCount(), names);
+    }
+
+    void planRentBuyAndRulesSectionsAddPages()
+    {
+        const gp::Scenario s = threeGpuScenario();
+        const auto& cat = gp::Catalog::builtin();
+        const gp::Estimate e = gp::estimate(s, cat);
+        gp::ui::ReportBuilder base(s, e, cat);
+        base.setSections(0);
+        QCOMPARE(base.write(m_dir.filePath(QStringLiteral("base.pdf"))), QString());
+        gp::ui::ReportBuilder full(s, e, cat);
+        const QString path = m_dir.filePath(QStringLiteral("full.pdf"));
+        QCOMPARE(full.write(path), QString());
+        QVERIFY2(full.pageCount() > base.pageCount(),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(full.pageCount()).arg(base.pageCount())));
+        // The sections hold the core's numbers.
+        QVERIFY(full.plan().has_value());
+        const gp::PlanResult plan = gp::plan(s, cat, gp::PlanRequest{gp::ui::ReportBuilder::kMaxPlanOptions});
+        QCOMPARE(gp::planToJson(*full.plan()), gp::planToJson(plan));
+        QVERIFY(full.rentVsBuy().has_value());
+        QCOMPARE(full.rentVsBuy()->gpu, e.results[static_cast<std::size_t>(gp::ui::recommendedIndex(e))].gpuId);
+        QVERIFY(full.htmlRules().contains(QStringLiteral("Corrected")));
+
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty())
+            QSKIP("pdftotext not on PATH; text checks skipped");
+        const auto pdfText = [&pdftotext](const QString& file, int page = 0) {
+            QProcess p;
+            QStringList args{QStringLiteral("-layout")};
+            if (page > 0)
+                args << QStringLiteral("-f") << QString::number(page) << QStringLiteral("-l") << QString::number(page);
+            p.start(pdftotext, args << file << QStringLiteral("-"));
+            p.waitForFinished(30000);
+            return QString::fromUtf8(p.readAllStandardOutput());
+        };
+        const QString text = pdfText(path);
+        for (const auto& heading : {QStringLiteral("Plan"), QStringLiteral("Rent vs buy"), QStringLiteral("Rules of thumb"),
+                                    QStringLiteral("Popular alternatives that lost"), QStringLiteral("Catalog sources")})
+            QVERIFY2(text.contains(heading), qPrintable(heading));
+        const QString why = QString::fromStdString(plan.options.front().why).left(40).simplified();
+        // pdftotext keeps the font's ligatures ("ﬁts"); NFKC folds them back.
+        QVERIFY2(text.normalized(QString::NormalizationForm_KC).simplified().contains(QStringLiteral("Why #1: ") + why),
+                 qPrintable(why));
+        QString plain = text;
+        plain.remove(QLatin1Char(','));
+        QVERIFY(plain.contains(QString::number(std::lround(*full.rentVsBuy()->breakEvenGpuHours))));
+        QVERIFY(text.contains(QStringLiteral("Page 1 of %1").arg(full.pageCount())));
+        // No half-empty first page: the first chart follows the comparison on page 1.
+        QVERIFY(pdfText(path, 1).contains(QStringLiteral("Memory per GPU")));
+        const QString base1 = pdfText(m_dir.filePath(QStringLiteral("base.pdf")));
+        QVERIFY(!base1.contains(QStringLiteral("Rules of thumb")));
     }
 
     void failureLeavesNoFileAndSaysWhy()

@@ -149,6 +149,52 @@ private slots:
         QVERIFY(!m.value(Field::DeadlineHours).isValid());
     }
 
+    void setValuesIsOneUndoStep()
+    {
+        ScenarioModel m;
+        const std::string before = gp::scenarioToJson(m.scenario());
+        QVERIFY(m.setValues(QStringLiteral("Use option"), {{Field::Gpus, QStringList{"nvidia-h100-sxm"}},
+                                                            {Field::Count, 4},
+                                                            {Field::Tp, 2},
+                                                            {Field::MicroBatch, m.scenario().training.microBatch}}));
+        QCOMPARE(m.undoStack()->count(), 1);
+        QCOMPARE(m.undoStack()->undoText(), QStringLiteral("Use option"));
+        QCOMPARE(m.scenario().hardware.count, 4);
+        QCOMPARE(m.scenario().hardware.tp, 2);
+        QVERIFY(m.isValid());
+        m.undoStack()->undo();
+        QCOMPARE(gp::scenarioToJson(m.scenario()), before);
+        // Nothing to change: no step at all.
+        QVERIFY(!m.setValues(QStringLiteral("Nothing"), {{Field::Count, m.scenario().hardware.count}}));
+        QCOMPARE(m.undoStack()->index(), 0);
+        // A later edit of a field the macro set is its own step.
+        m.undoStack()->redo();
+        m.setCount(8);
+        QCOMPARE(m.undoStack()->count(), 2);
+    }
+
+    void plannerAndOwningFields()
+    {
+        ScenarioModel m;
+        QCOMPARE(ScenarioModel::keyPath(Field::MaxCount), QStringLiteral("hardware.max_count"));
+        QCOMPARE(ScenarioModel::keyPath(Field::NetworkGbps), QStringLiteral("hardware.network_gbps"));
+        QCOMPARE(ScenarioModel::keyPath(Field::HostingUsdPerGpuYear), QStringLiteral("pricing.hosting_usd_per_gpu_year"));
+        m.setValue(Field::MaxCount, 64);
+        m.setValue(Field::NetworkGbps, 100.0);
+        m.setValue(Field::HostingUsdPerGpuYear, 2500.0);
+        QCOMPARE(m.scenario().hardware.maxCount, 64);
+        QCOMPARE(m.scenario().hardware.networkGbps, 100.0);
+        QCOMPARE(m.scenario().pricing.hostingUsdPerGpuYear, 2500.0);
+        QCOMPARE(m.value(Field::MaxCount).toInt(), 64);
+        // They reach the file format.
+        const auto parsed = gp::parseScenario(gp::scenarioToJson(m.scenario()));
+        QCOMPARE(parsed.scenario.hardware.maxCount, 64);
+        QCOMPARE(parsed.scenario.hardware.networkGbps, 100.0);
+        QCOMPARE(parsed.scenario.pricing.hostingUsdPerGpuYear, 2500.0);
+        m.undoStack()->undo();
+        QCOMPARE(m.scenario().pricing.hostingUsdPerGpuYear, 0.0);
+    }
+
     void everyFieldHasAKeyPathAndLabel()
     {
         for (int i = 0; i < static_cast<int>(Field::FieldCount); ++i) {

@@ -1,4 +1,5 @@
 #include "chartfactory.h"
+#include "chartstyle.h"
 
 #include "ui/estimatecontroller.h"
 #include "ui/format.h"
@@ -30,15 +31,7 @@
 
 namespace gp::ui::charts {
 
-namespace {
-
-QString gpuLabel(const gp::GpuEstimate& r)
-{
-    QString name = QString::fromStdString(r.gpuName);
-    if (r.count > 1)
-        name = QStringLiteral("%1x %2").arg(r.count).arg(name);
-    return name;
-}
+namespace detail {
 
 void styleChart(QChart* chart, const ChartOptions& o, const QString& title)
 {
@@ -91,6 +84,20 @@ double niceMax(double v)
 void showTip(const QString& text)
 {
     QToolTip::showText(QCursor::pos(), text);
+}
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
+QString gpuLabel(const gp::GpuEstimate& r)
+{
+    QString name = QString::fromStdString(r.gpuName);
+    if (r.count > 1)
+        name = QStringLiteral("%1x %2").arg(r.count).arg(name);
+    return name;
 }
 
 QChart* vramChart(const gp::Estimate& e, const ChartSelection& sel, const ChartOptions& o)
@@ -415,8 +422,14 @@ QChart* buildChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& op
 void paintChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& options, QPainter* painter,
                 const QRectF& target)
 {
+    detail::renderChart(buildChart(kind, e, options), painter, target);
+}
+
+namespace detail {
+
+void renderChart(QChart* chart, QPainter* painter, const QRectF& target)
+{
     QGraphicsScene scene;
-    QChart* chart = buildChart(kind, e, options);
     scene.addItem(chart); // the scene owns it now
     // Lay the chart out at a screen-like size and let render() scale it, so fonts
     // keep their proportions whatever the printer resolution.
@@ -425,5 +438,7 @@ void paintChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& optio
     scene.setSceneRect(QRectF(QPointF(0, 0), logical));
     scene.render(painter, target, scene.sceneRect(), Qt::KeepAspectRatio);
 }
+
+} // namespace detail
 
 } // namespace gp::ui::charts

@@ -1,4 +1,5 @@
 #include "chartpanel.h"
+#include "chartstyle.h"
 
 #include "core/estimate.h"
 
@@ -131,6 +132,13 @@ bool ChartPanel::svgSupported()
 QString ChartPanel::saveImage(const QString& path) const
 {
     ensureBuilt();
+    return detail::saveChartImage(m_view, path, chartTitle(m_kind));
+}
+
+namespace detail {
+
+QString saveChartImage(QChartView* view, const QString& path, const QString& title)
+{
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return file.errorString();
@@ -139,31 +147,34 @@ QString ChartPanel::saveImage(const QString& path) const
 #ifdef GP_HAVE_SVG
         QSvgGenerator gen;
         gen.setOutputDevice(&file);
-        gen.setSize(m_view->size());
-        gen.setViewBox(QRect(QPoint(0, 0), m_view->size()));
-        gen.setTitle(chartTitle(m_kind));
+        gen.setSize(view->size());
+        gen.setViewBox(QRect(QPoint(0, 0), view->size()));
+        gen.setTitle(title);
         QPainter p(&gen);
-        m_view->render(&p);
+        view->render(&p);
         p.end();
 #else
+        Q_UNUSED(title);
         file.cancelWriting();
-        return tr("This build has no SVG support (Qt SVG was not found); save as PNG.");
+        return QObject::tr("This build has no SVG support (Qt SVG was not found); save as PNG.");
 #endif
     } else {
         const qreal dpr = 2.0; // crisp on high-DPI screens and in documents
-        QPixmap pm(m_view->size() * dpr);
+        QPixmap pm(view->size() * dpr);
         pm.setDevicePixelRatio(dpr);
-        pm.fill(m_view->chart()->backgroundBrush().color());
+        pm.fill(view->chart()->backgroundBrush().color());
         QPainter p(&pm);
         p.setRenderHint(QPainter::Antialiasing);
-        m_view->render(&p);
+        view->render(&p);
         p.end();
         if (!pm.save(&file, "PNG"))
-            return tr("could not encode the PNG image");
+            return QObject::tr("could not encode the PNG image");
     }
     if (!file.commit())
         return file.errorString();
     return {};
 }
+
+} // namespace detail
 
 } // namespace gp::ui::charts

@@ -1,0 +1,365 @@
+#include "plannerpage.h"
+
+#include "format.h"
+#include "palette.h"
+#include "plancontroller.h"
+#include "plantablemodel.h"
+
+#include "charts/plannercharts.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QShowEvent>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <optional>
+
+namespace gp::ui {
+
+using Field = ScenarioModel::Field;
+
+namespace {
+
+template <typename E, typename... Values>
+std::optional<int> enumFromString(const std::string& s, Values... values)
+{
+    for (const E v : {values...})
+        if (gp::toString(v) == s)
+            return static_cast<int>(v);
+    return std::nullopt;
+}
+
+std::optional<int> trainPrecision(const std::string& s)
+{
+    using P = gp::TrainPrecision;
+    return enumFromString<P>(s, P::FP32, P::TF32, P::AmpBF16, P::AmpFP16, P::BF16, P::FP8);
+}
+
+std::optional<int> inferPrecision(const std::string& s)
+{
+    using P = gp::InferPrecision;
+    return enumFromString<P>(s, P::FP32, P::FP16, P::BF16, P::FP8, P::INT8, P::INT4);
+}
+
+std::optional<int> checkpointing(const std::string& s)
+{
+    using C = gp::Checkpointing;
+    return enumFromString<C>(s, C::None, C::Selective, C::Full);
+}
+
+} // namespace
+
+std::vector<std::pair<Field, QVariant>> planOptionEdits(const gp::PlanOption& o, gp::Mode mode)
+{
+    std::vector<std::pair<Field, QVariant>> edits;
+    if (!o.mig.empty())
+        return edits;
+    edits.emplace_back(Field::Mode, static_cast<int>(mode));
+    edits.emplace_back(Field::Gpus, QStringList{QString::fromStdString(o.gpu)});
+    // Layout before count would leave count < tp x pp in between; the order
+    // does not matter for the result, only for the problems shown meanwhile.
+    edits.emplace_back(Field::Count, o.count);
+    edits.emplace_back(Field::Tp, o.tp);
+    edits.emplace_back(Field::Pp, o.pp);
+    edits.emplace_back(Field::Zero, o.zero);
+    if (mode == gp::Mode::Training) {
+        if (const auto p = trainPrecision(o.precision))
+            edits.emplace_back(Field::TrainPrecision, *p);
+        edits.emplace_back(Field::MicroBatch, o.microBatch);
+        edits.emplace_back(Field::GradAccum, o.gradAccum);
+        if (const auto c = checkpointing(o.checkpointing))
+            edits.emplace_back(Field::Checkpointing, *c);
+    } else {
+        if (const auto p = inferPrecision(o.precision))
+            edits.emplace_back(Field::InferPrecision, *p);
+        edits.emplace_back(Field::Batch, o.microBatch);
+    }
+    return edits;
+}
+
+bool applyPlanOption(ScenarioModel* model, const gp::PlanOption& o, gp::Mode mode)
+{
+    const auto edits = planOptionEdits(o, mode);
+    if (edits.empty())
+        return false;
+    return model->setValues(QObject::tr("Use plan option #%1 (%2x %3)")
+                                .arg(o.rank)
+                                .arg(o.count)
+                                .arg(QString::fromStdString(o.gpuName)),
+                            edits);
+}
+
+PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_controller(controller)
+    , m_table(new PlanTableModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+
+    auto* bar = new QHBoxLayout;
+    auto* scopeLabel = new QLabel(tr("&Search:"));
+    m_scope = new QComboBox;
+    m_scope->addItem(tr("The scenario's GPUs (all when none ticked)"), static_cast<int>(PlanController::Scope::Scenario));
+    m_scope->addItem(tr("The whole catalog"), static_cast<int>(PlanController::Scope::WholeCatalog));
+    m_scope->setToolTip(tr("Which GPU types the planner tries; it always searches counts, layouts, formats and "
+                           "batch sizes"));
+    scopeLabel->setBuddy(m_scope);
+    connect(m_scope, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_controller->setScope(static_cast<PlanController::Scope>(m_scope->itemData(i).toInt()));
+    });
+    m_planNow = new QPushButton(tr("&Plan now"));
+    m_planNow->setToolTip(tr("Plans again now (it also re-plans by itself after each edit while this tab is shown)"));
+    connect(m_planNow, &QPushButton::clicked, m_controller, &PlanController::schedule);
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(scopeLabel);
+    bar->addWidget(m_scope);
+    bar->addWidget(m_planNow);
+    bar->addWidget(m_status, 1);
+    layout->addLayout(bar);
+
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+
+    m_proxy->setSourceModel(m_table);
+    m_proxy->setSortRole(PlanTableModel::SortRole);
+    m_view = new QTableView;
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(PlanTableModel::RankColumn, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setAccessibleName(tr("Plan options, ranked"));
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        if (i.isValid())
+            useOption(m_proxy->mapToSource(i).row());
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &PlannerPage::selectionChanged);
+
+    m_why = new QLabel;
+    m_why->setWordWrap(true);
+    m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_use = new QPushButton(tr("&Use this option"));
+    m_use->setToolTip(tr("Load the GPU, count, layout, precision and batch into the scenario (one undo step: "
+                         "Ctrl+Z restores the previous scenario). Double-clicking a row does the same."));
+    m_use->setEnabled(false);
+    connect(m_use, &QPushButton::clicked, this, [this] { useOption(selectedRow()); });
+    auto* whyRow = new QHBoxLayout;
+    whyRow->addWidget(m_why, 1);
+    whyRow->addWidget(m_use, 0, Qt::AlignTop);
+
+    auto* upper = new QWidget;
+    auto* ul = new QVBoxLayout(upper);
+    ul->setContentsMargins(0, 0, 0, 0);
+    ul->addWidget(m_view, 1);
+    ul->addLayout(whyRow);
+
+    m_chart = new charts::ChartView(tr("Plan: cost vs time"));
+    m_chart->setCaption(tr("Each point is an option; the ringed ones form the Pareto front (no other option is "
+                           "both cheaper and faster)."));
+
+    auto* side = new QWidget;
+    auto* sl = new QVBoxLayout(side);
+    sl->setContentsMargins(0, 0, 0, 0);
+    sl->addWidget(new QLabel(tr("<b>Popular alternatives that lost</b>")));
+    m_alternatives = new QTextBrowser;
+    m_alternatives->setAccessibleName(tr("Popular alternatives that lost"));
+    m_alternatives->setOpenLinks(false);
+    sl->addWidget(m_alternatives, 2);
+    sl->addWidget(new QLabel(tr("<b>Notes</b>")));
+    m_notes = new QLabel;
+    m_notes->setWordWrap(true);
+    m_notes->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->setAccessibleName(tr("Plan notes"));
+    sl->addWidget(m_notes, 1);
+
+    auto* lower = new QSplitter(Qt::Horizontal);
+    lower->addWidget(m_chart);
+    lower->addWidget(side);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    lower->setChildrenCollapsible(false);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(upper);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
+
+    connect(m_controller, &PlanController::planChanged, this, &PlannerPage::showPlan);
+    connect(m_controller, &PlanController::runningChanged, this, &PlannerPage::showRunning);
+    showPlan();
+}
+
+PlannerPage::~PlannerPage() = default;
+
+void PlannerPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    m_controller->setActive(true);
+}
+
+void PlannerPage::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    m_controller->setActive(false);
+}
+
+void PlannerPage::setCurrency(const QString& symbol)
+{
+    m_currency = symbol;
+    m_table->setCurrency(symbol);
+    showPlan();
+}
+
+void PlannerPage::showRunning(bool running)
+{
+    if (running)
+        m_status->setText(tr("Planning…"));
+    m_planNow->setEnabled(!running);
+}
+
+void PlannerPage::showPlan()
+{
+    const gp::PlanResult& plan = m_controller->result();
+    const gp::Mode mode = m_controller->plannedScenario().mode;
+    // Keep the selected option selected across re-plans.
+    std::optional<gp::PlanOption> selected;
+    if (const auto* o = m_table->option(selectedRow()))
+        selected = *o;
+    m_table->setPlan(plan, mode);
+
+    const QString error = m_controller->error();
+    if (!error.isEmpty()) {
+        m_status->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                              .arg(statusColor(Status::Bad).name(),
+                                   htmlEscape(tr("No plan: %1").arg(error)).replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+    } else if (m_controller->hasResult()) {
+        m_status->setText(tr("%1 configurations estimated, %2 fit and meet the targets (%3 ms).")
+                              .arg(formatNumber(static_cast<double>(plan.considered), 6))
+                              .arg(formatNumber(static_cast<double>(plan.feasible), 6))
+                              .arg(formatNumber(m_controller->lastRunMs(), 2)));
+    } else {
+        m_status->setText(tr("Not planned yet."));
+    }
+
+    if (plan.options.empty()) {
+        m_summary->setText(m_controller->hasResult()
+                               ? tr("<b>No option fits and meets the targets.</b> Relax a target, allow more GPUs "
+                                    "(hardware max count), or search the whole catalog.")
+                               : QString());
+    } else {
+        const auto& best = plan.options.front();
+        m_summary->setText(tr("<b>Best:</b> %1x %2 (%3, %4, %5) — %6: %7; %8: %9.")
+                               .arg(best.count * best.replicas)
+                               .arg(htmlEscape(QString::fromStdString(best.gpuName)), htmlEscape(planLayoutText(best)),
+                                    htmlEscape(QString::fromStdString(best.precision)), htmlEscape(planBatchText(best, mode)),
+                                    htmlEscape(QString::fromStdString(plan.costLabel)), formatMoney(best.costKey, m_currency),
+                                    htmlEscape(QString::fromStdString(plan.timeLabel)), formatNumber(best.timeKey, 3)));
+    }
+
+    m_chart->setChart(charts::buildPlanChart(plan, charts::ChartOptions{m_currency, false, charts::kMaxGpus}));
+
+    QString alt;
+    for (const auto& a : plan.alternatives)
+        alt += QStringLiteral("<p style='margin-bottom:4px'><b>%1</b>: %2</p>")
+                   .arg(htmlEscape(QString::fromStdString(a.gpu)), htmlEscape(QString::fromStdString(a.why)));
+    if (plan.alternatives.empty() && m_controller->hasResult())
+        alt = m_controller->scope() == PlanController::Scope::Scenario && !m_controller->plannedScenario().hardware.gpus.empty()
+                  ? tr("<i>Only the scenario's ticked GPUs were searched; search the whole catalog to see how the "
+                       "popular ones compare.</i>")
+                  : tr("<i>Every popular GPU searched made the list.</i>");
+    m_alternatives->setHtml(alt);
+
+    QStringList notes;
+    for (const auto& n : plan.notes)
+        notes << QStringLiteral("• ") + htmlEscape(QString::fromStdString(n));
+    if (m_controller->hasResult())
+        notes << tr("• Ranked by %1, then %2. Options beyond the top %3 are listed when on the Pareto front.")
+                     .arg(htmlEscape(QString::fromStdString(plan.costLabel)),
+                          htmlEscape(QString::fromStdString(plan.timeLabel)))
+                     .arg(m_controller->top());
+    m_notes->setText(notes.join(QStringLiteral("<br>")));
+
+    if (!m_sized && m_table->rowCount() > 0) {
+        m_view->resizeColumnsToContents();
+        m_view->setColumnWidth(PlanTableModel::WhyColumn, 400);
+        m_sized = true;
+    }
+    const int row = selected ? m_table->rowOf(*selected) : -1;
+    if (row >= 0)
+        m_view->setCurrentIndex(m_proxy->mapFromSource(m_table->index(row, 0)));
+    else if (m_proxy->rowCount() > 0)
+        m_view->setCurrentIndex(m_proxy->index(0, 0));
+    selectionChanged();
+}
+
+int PlannerPage::selectedRow() const
+{
+    const QModelIndex cur = m_view->currentIndex();
+    return cur.isValid() ? m_proxy->mapToSource(cur).row() : -1;
+}
+
+void PlannerPage::selectionChanged()
+{
+    const gp::PlanOption* o = m_table->option(selectedRow());
+    if (!o) {
+        m_why->clear();
+        m_use->setEnabled(false);
+        return;
+    }
+    m_why->setText(tr("<b>#%1:</b> %2").arg(o->rank).arg(htmlEscape(QString::fromStdString(o->why))));
+    const bool mig = !o->mig.empty();
+    m_use->setEnabled(!mig);
+    m_use->setToolTip(mig ? tr("A MIG slice cannot be set in a scenario yet: run the model on a %1 slice of one %2.")
+                                .arg(QString::fromStdString(o->mig), QString::fromStdString(o->gpuName))
+                          : tr("Load the GPU, count, layout, precision and batch into the scenario (one undo step: "
+                               "Ctrl+Z restores the previous scenario). Double-clicking a row does the same."));
+}
+
+bool PlannerPage::useOption(int modelRow)
+{
+    const gp::PlanOption* o = m_table->option(modelRow);
+    if (!o)
+        return false;
+    if (!o->mig.empty()) {
+        emit message(tr("Option #%1 is a MIG slice, which a scenario cannot express; nothing changed.").arg(o->rank));
+        return false;
+    }
+    const gp::PlanOption copy = *o; // the table is replaced when the plan recomputes
+    const gp::Mode mode = m_controller->plannedScenario().mode;
+    if (!applyPlanOption(m_model, copy, mode)) {
+        emit message(tr("The scenario already is option #%1.").arg(copy.rank));
+        return false;
+    }
+    QString text = tr("Loaded option #%1 into the scenario: %2x %3, %4, %5 (Ctrl+Z undoes).")
+                       .arg(copy.rank)
+                       .arg(copy.count)
+                       .arg(QString::fromStdString(copy.gpuName), planLayoutText(copy),
+                            QString::fromStdString(copy.precision));
+    if (copy.replicas > 1)
+        text += tr(" The load needs %1 such replicas.").arg(copy.replicas);
+    emit message(text);
+    return true;
+}
+
+} // namespace gp::ui

@@ -1,0 +1,82 @@
+#pragma once
+#include "scenariomodel.h"
+
+#include "core/rentbuy.h"
+
+#include <QWidget>
+
+#include <map>
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace gp::ui {
+
+class EstimateController;
+
+namespace charts {
+class ChartView;
+}
+
+/// The Rent vs buy tab: cumulative cost per month of renting (on-demand, spot,
+/// reserved) and owning one GPU choice, its break-even and verdict. The pricing
+/// inputs it depends on are the scenario's (edited here or in the form, through
+/// the undo stack). Rebuilt only while visible.
+class RentBuyPage final : public QWidget
+{
+    Q_OBJECT
+public:
+    RentBuyPage(ScenarioModel* model, EstimateController* estimates, QWidget* parent = nullptr);
+    ~RentBuyPage() override;
+
+    /// Item 0 follows the recommendation; the others name catalog GPUs (data: id).
+    QComboBox* gpuCombo() const { return m_gpu; }
+    QSpinBox* countSpin() const { return m_count; }
+    charts::ChartView* chartView() const { return m_chart; }
+    QLabel* breakEvenLabel() const { return m_breakEven; }
+    QLabel* verdictLabel() const { return m_verdict; }
+    QLabel* numbersLabel() const { return m_numbers; }
+    /// The pricing input editing a field (utilization, electricity, PUE, amortization, hosting).
+    QWidget* editorFor(ScenarioModel::Field f) const;
+
+    /// What is shown (unset when no GPU has a price); rebuilds first if needed.
+    const std::optional<gp::RentVsBuy>& result() const;
+    QString error() const { return m_error; }
+
+    void setCurrency(const QString& symbol);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void fillGpuCombo();
+    void markDirty();
+    void rebuild();
+    void showField(ScenarioModel::Field f);
+    QDoubleSpinBox* spin(ScenarioModel::Field f, double min, double max, int decimals, double step, const QString& tip);
+
+    ScenarioModel* m_model;
+    EstimateController* m_estimates;
+    QComboBox* m_gpu = nullptr;
+    QSpinBox* m_count = nullptr;
+    charts::ChartView* m_chart = nullptr;
+    QLabel* m_heading = nullptr;
+    QLabel* m_numbers = nullptr;
+    QLabel* m_breakEven = nullptr;
+    QLabel* m_verdict = nullptr;
+    QLabel* m_notes = nullptr;
+    std::map<ScenarioModel::Field, QDoubleSpinBox*> m_editors;
+    std::optional<gp::RentVsBuy> m_result;
+    QString m_error;
+    QString m_currency = QStringLiteral("$");
+    bool m_dirty = true;
+    bool m_updating = false;
+};
+
+/// "Break-even: 10,414 busy GPU-hours per GPU · 40% utilization · month 21 at this utilization".
+QString breakEvenText(const gp::RentVsBuy& r);
+
+} // namespace gp::ui
