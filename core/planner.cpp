@@ -143,7 +143,11 @@ void Solver::trainingCandidates(const Gpu& g)
     const Scenario& b = m_base;
     const ModelArch& model = b.model;
     const bool lm = model.isLanguageModel();
-    const int perGpuBatch = b.training.microBatch * b.training.gradAccum;
+    // The optimization is defined by the global batch (sequences or images per
+    // optimizer step); the layouts keep it, so a data-parallel width above it
+    // (less than one sample per replica) is not an option.
+    const int userDp = std::max(1, b.hardware.count / std::max(1, b.hardware.tp * b.hardware.pp));
+    const long long globalBatch = static_cast<long long>(b.training.microBatch) * b.training.gradAccum * userDp;
     std::vector<TrainPrecision> precisions{b.training.precision};
     const bool sixteen = b.training.precision == TrainPrecision::AmpBF16 || b.training.precision == TrainPrecision::BF16 ||
                          b.training.precision == TrainPrecision::AmpFP16;
@@ -166,6 +170,9 @@ void Solver::trainingCandidates(const Gpu& g)
                 if (pp > 1 && (!lm || pp > model.layers || tp < std::min(8, count)))
                     break; // pipeline only once tensor parallelism is at a node's width
                 const int dp = count / (tp * pp);
+                if (dp > globalBatch)
+                    continue;
+                const long long perReplica = (globalBatch + dp - 1) / dp;
                 for (int zero : {0, 1, 3}) {
                     if (dp == 1 && zero > 0)
                         break;
@@ -179,7 +186,8 @@ void Solver::trainingCandidates(const Gpu& g)
                         for (Checkpointing ck : ckpts) {
                             if (placed)
                                 break;
-                            for (int micro = b.training.microBatch; micro >= 1; micro /= 2) {
+                            for (int micro = int(std::min<long long>(b.training.microBatch, perReplica)); micro >= 1;
+                                 micro /= 2) {
                                 m_work.hardware.count = count;
                                 m_work.hardware.tp = tp;
                                 m_work.hardware.pp = pp;
@@ -187,7 +195,7 @@ void Solver::trainingCandidates(const Gpu& g)
                                 m_work.training.precision = prec;
                                 m_work.training.checkpointing = ck;
                                 m_work.training.microBatch = micro;
-                                m_work.training.gradAccum = std::max(1, perGpuBatch / micro) * (pp > 1 ? pp : 1);
+                                m_work.training.gradAccum = int((perReplica + micro - 1) / micro);
                                 GpuEstimate e = eval(g);
                                 if (!e.fits) {
                                     noteMiss(g, e);
@@ -463,8 +471,9 @@ PlanResult Solver::run()
                        "% inside the deadline";
             if (o.checkpointing != std::string(toString(m_base.training.checkpointing)))
                 why += ", with " + o.checkpointing + " checkpointing";
-            if (o.microBatch != m_base.training.microBatch)
-                why += ", micro-batch " + std::to_string(o.microBatch) + " x " + std::to_string(o.gradAccum) + " accumulation";
+            if (o.microBatch != m_base.training.microBatch || o.gradAccum != m_base.training.gradAccum)
+                why += ", micro-batch " + std::to_string(o.microBatch) + " x " + std::to_string(o.gradAccum) +
+                       " accumulation (global batch kept)";
         } else {
             const auto& r = *e.inference;
             why += ", batch " + std::to_string(o.microBatch);
@@ -489,9 +498,16 @@ PlanResult Solver::run()
             why += " (FP8 training needs Transformer Engine / torchao)";
         if (first && o.rank > 1 && first->costKey > 0)
             why += "; " + num(o.costKey / first->costKey, "%.2f") + "x the cost of rank 1";
-        else if (distinct.size() > 1 && distinct[1].costKey > 0 && o.rank == 1)
-            why += "; " + num((1 - o.costKey / distinct[1].costKey) * 100, "%.0f") + "% cheaper than " +
-                   std::to_string(distinct[1].count) + "x " + distinct[1].gpuName;
+        else if (distinct.size() > 1 && distinct[1].costKey > 0 && o.rank == 1) {
+            const double saving = 1 - o.costKey / distinct[1].costKey;
+            if (saving < 0.005)
+                why += "; as cheap as " + std::to_string(distinct[1].count) + "x " + distinct[1].gpuName +
+                       " (the next option: same cost, " + num(distinct[1].timeKey, "%.3g") + " instead of " +
+                       num(o.timeKey, "%.3g") + " " + out.timeLabel + ")";
+            else
+                why += "; " + num(saving * 100, "%.0f") + "% cheaper than " + std::to_string(distinct[1].count) + "x " +
+                       distinct[1].gpuName;
+        }
         o.why = why;
     }
 

@@ -208,7 +208,15 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The child widgets are destroyed after this body, inside ~QWidget, when this
+    // object is no longer a MainWindow: a signal they emit then (a tab or
+    // selection change) must not reach MainWindow's slots (UBSan: bad downcast).
+    const auto children = findChildren<QObject*>();
+    for (QObject* child : children)
+        QObject::disconnect(child, nullptr, this, nullptr);
+}
 
 charts::ChartPanel* MainWindow::chartPanel(charts::ChartKind kind) const
 {
