@@ -1,6 +1,7 @@
 #include "catalog.h"
 
 #include "errors.h"
+#include "jsonread.h"
 #include "units.h"
 
 #include <nlohmann/json.hpp>
@@ -92,48 +93,9 @@ std::string keyPath(const std::string& base, std::string_view key)
 // ---------------------------------------------------------------------------
 // Parsing the document
 
-/// Deepest bracket nesting, counted on the raw text so it runs before any
-/// recursive code sees the document. Returns the byte offset where the limit
-/// is crossed, or npos.
-std::size_t findTooDeep(std::string_view text)
-{
-    int depth = 0;
-    bool inString = false;
-    bool escaped = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxDepth)
-                return i;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return std::string_view::npos;
-}
+std::size_t findTooDeep(std::string_view text) { return detail::findTooDeep(text, kMaxDepth); }
 
-/// Drops nlohmann's "[json.exception.parse_error.101] " prefix: users need the
-/// position and the reason, not the library's error code.
-std::string stripExceptionTag(const std::string& what)
-{
-    if (!what.empty() && what.front() == '[') {
-        const auto close = what.find("] ");
-        if (close != std::string::npos)
-            return what.substr(close + 2);
-    }
-    return what;
-}
+using detail::stripExceptionTag;
 
 json parseDocument(std::string_view text, std::string_view origin)
 {

@@ -125,6 +125,29 @@ void printProblems(std::ostream& err, const InputError& e, const std::string& fi
         err << (file.empty() ? "" : file + ": ") << p.text() << "\n";
 }
 
+/// The catalog (built-in + user overlay), its warnings on stderr.
+Catalog catalogFor(std::ostream& err)
+{
+    std::vector<std::string> warnings;
+    Catalog cat = loadCatalog(warnings);
+    for (const auto& w : warnings)
+        err << "warning: " << w << "\n";
+    return cat;
+}
+
+/// The scenario FILE argument: parsed, its warnings on stderr, --gpu applied.
+/// Throws InputError.
+Scenario scenarioArg(const Args& a, std::ostream& err)
+{
+    const std::string& file = a.positional.at(0);
+    ParsedScenario parsed = parseScenario(readFile(file, kMaxInputBytes));
+    for (const auto& w : parsed.warnings)
+        err << file << ": warning: " << w.text() << "\n";
+    if (!a.gpus.empty() || a.allGpus)
+        parsed.scenario.hardware.gpus = a.gpus;
+    return std::move(parsed.scenario);
+}
+
 std::string termsJson(const Estimate& est)
 {
     nlohmann::ordered_json doc = nlohmann::ordered_json::parse(estimateToJson(est));
@@ -255,17 +278,9 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
     if (a.positional.size() != 1)
         throw Usage("estimate needs exactly one scenario FILE");
     const std::string& file = a.positional[0];
-    std::vector<std::string> catalogWarnings;
-    const Catalog catalog = loadCatalog(catalogWarnings);
-    for (const auto& w : catalogWarnings)
-        err << "warning: " << w << "\n";
+    const Catalog catalog = catalogFor(err);
     try {
-        ParsedScenario parsed = parseScenario(readFile(file, kMaxInputBytes));
-        for (const auto& w : parsed.warnings)
-            err << file << ": warning: " << w.text() << "\n";
-        if (!a.gpus.empty() || a.allGpus)
-            parsed.scenario.hardware.gpus = a.gpus;
-        const Estimate est = estimate(parsed.scenario, catalog);
+        const Estimate est = estimate(scenarioArg(a, err), catalog);
         std::string text;
         if (a.format == "table")
             text = estimateToTable(est);
@@ -356,17 +371,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             const Args a = parseArgs(args, 1, {"json", "table"});
             if (a.positional.size() != 1)
                 throw Usage("plan needs exactly one scenario FILE");
-            std::vector<std::string> warnings;
-            const Catalog cat = loadCatalog(warnings);
-            for (const auto& w : warnings)
-                err << "warning: " << w << "\n";
+            const Catalog cat = catalogFor(err);
             try {
-                ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
-                for (const auto& w : parsed.warnings)
-                    err << a.positional[0] << ": warning: " << w.text() << "\n";
-                if (!a.gpus.empty() || a.allGpus)
-                    parsed.scenario.hardware.gpus = a.gpus;
-                const PlanResult r = plan(parsed.scenario, cat, PlanRequest{a.top});
+                const PlanResult r = plan(scenarioArg(a, err), cat, PlanRequest{a.top});
                 out << (a.format == "table" ? planToTable(r) : planToJson(r));
                 return 0;
             } catch (const InputError& e) {
@@ -378,13 +385,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             const Args a = parseArgs(args, 1, {"json", "table"});
             if (a.positional.size() != 1)
                 throw Usage("rent-vs-buy needs exactly one scenario FILE");
-            std::vector<std::string> warnings;
-            const Catalog cat = loadCatalog(warnings);
+            const Catalog cat = catalogFor(err);
             try {
-                ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
-                Scenario& s = parsed.scenario;
-                if (!a.gpus.empty())
-                    s.hardware.gpus = a.gpus;
+                const Scenario s = scenarioArg(a, err);
                 std::vector<RentVsBuy> rows;
                 std::vector<Diagnostic> problems;
                 const std::vector<std::string> ids = s.hardware.gpus.empty() ? std::vector<std::string>{} : s.hardware.gpus;
@@ -424,10 +427,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             const Args a = parseArgs(args, 1, {"json", "table"});
             if (!a.positional.empty())
                 throw Usage("gpus takes no arguments");
-            std::vector<std::string> warnings;
-            const Catalog cat = loadCatalog(warnings);
-            for (const auto& w : warnings)
-                err << "warning: " << w << "\n";
+            const Catalog cat = catalogFor(err);
             out << (a.format == "json" ? gpusJson(cat) : gpusTable(cat));
             return 0;
         }
@@ -442,8 +442,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             const Args a = parseArgs(args, 1, {"json", "table"});
             if (a.positional.size() != 1)
                 throw Usage("validate needs exactly one DIR");
-            std::vector<std::string> warnings;
-            const Catalog cat = loadCatalog(warnings);
+            const Catalog cat = catalogFor(err);
             try {
                 const ValidationReport rep = validateDirectory(a.positional[0], cat);
                 if (rep.rows.empty()) {
@@ -467,15 +466,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                 err << "report: this build has no PDF support (built without the Qt UI)\n";
                 return 1;
             }
-            std::vector<std::string> warnings;
-            const Catalog cat = loadCatalog(warnings);
+            const Catalog cat = catalogFor(err);
             try {
-                ParsedScenario parsed = parseScenario(readFile(a.positional[0], kMaxInputBytes));
-                for (const auto& w : parsed.warnings)
-                    err << a.positional[0] << ": warning: " << w.text() << "\n";
-                if (!a.gpus.empty())
-                    parsed.scenario.hardware.gpus = a.gpus;
-                const std::string problem = hooks.report(parsed.scenario, cat, a.output);
+                const std::string problem = hooks.report(scenarioArg(a, err), cat, a.output);
                 if (!problem.empty()) {
                     err << a.output << ": " << problem << "\n";
                     return 1;

@@ -23,6 +23,44 @@ std::string describe(const nlohmann::json& v)
     return s;
 }
 
+std::size_t findTooDeep(std::string_view text, int maxDepth)
+{
+    int depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::string_view::npos;
+}
+
+std::string stripExceptionTag(const std::string& what)
+{
+    if (!what.empty() && what.front() == '[') {
+        const auto close = what.find("] ");
+        if (close != std::string::npos)
+            return what.substr(close + 2);
+    }
+    return what;
+}
+
 std::string joinPath(const std::string& parent, std::string_view key)
 {
     if (parent.empty())

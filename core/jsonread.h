@@ -15,7 +15,15 @@
 
 namespace gp::detail {
 
-std::string describe(const nlohmann::json& v);        // short rendering for messages
+std::string describe(const nlohmann::json& v);        // short rendering for messages (never recursive)
+
+/// Byte offset where the bracket nesting (counted on the raw text, outside
+/// strings) first exceeds maxDepth, or npos: refuses absurd input before any
+/// recursive code sees it.
+std::size_t findTooDeep(std::string_view text, int maxDepth);
+
+/// nlohmann's message without its "[json.exception.parse_error.101] " tag.
+std::string stripExceptionTag(const std::string& what);
 std::string joinPath(const std::string& parent, std::string_view key);
 
 class JsonReader {

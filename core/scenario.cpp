@@ -54,32 +54,6 @@ std::optional<std::size_t> readChoice(JsonReader& r, const json& obj, const std:
     return std::nullopt;
 }
 
-/// Nesting depth of the text, counted outside strings, so absurdly deep input is
-/// refused before a parser or destructor recurses on it.
-int maxNesting(std::string_view text)
-{
-    int depth = 0, worst = 0;
-    bool inString = false, escaped = false;
-    for (char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"')
-            inString = true;
-        else if (c == '{' || c == '[')
-            worst = std::max(worst, ++depth);
-        else if (c == '}' || c == ']')
-            --depth;
-    }
-    return worst;
-}
-
 void parseModel(JsonReader& r, const json& m, ModelSpec& spec)
 {
     const std::string path = "model";
@@ -305,23 +279,40 @@ ModelArch resolveModel(const ModelSpec& spec)
     throw InputError("model", "unknown model form");
 }
 
+ModelSpec hfConfigSpecFromText(std::string_view text, const std::string& origin)
+{
+    if (text.size() > kMaxScenarioBytes)
+        throw InputError(origin, "larger than 16 MiB; refused");
+    if (detail::findTooDeep(text, kMaxNesting) != std::string_view::npos)
+        throw InputError(origin, "nested more than " + std::to_string(kMaxNesting) + " levels deep; refused");
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::exception& e) {
+        throw InputError(origin, "not valid JSON: " + detail::stripExceptionTag(e.what()));
+    }
+    if (!doc.is_object())
+        throw InputError(origin, "a config.json is a JSON object, got " + detail::describe(doc));
+    ModelSpec spec;
+    spec.form = ModelSpec::Form::HfConfig;
+    spec.jsonText = doc.dump(2);
+    (void)resolveModel(spec); // refuse what the core cannot read, with its key paths
+    return spec;
+}
+
 ParsedScenario parseScenario(std::string_view text)
 {
     if (text.size() > kMaxScenarioBytes)
         throw InputError("scenario", "file is " + std::to_string(text.size() >> 20) +
                                          " MiB; scenarios larger than 16 MiB are refused");
-    if (maxNesting(text) > kMaxNesting)
+    if (detail::findTooDeep(text, kMaxNesting) != std::string_view::npos)
         throw InputError("scenario", "nested more than " + std::to_string(kMaxNesting) + " levels deep; refused");
     json doc;
     try {
         doc = json::parse(text);
     } catch (const json::exception& e) {
         // parse_error (syntax) or out_of_range (a number like 1e999 overflows a double)
-        std::string what = e.what();
-        // nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
-        if (auto pos = what.find("] "); pos != std::string::npos)
-            what = what.substr(pos + 2);
-        throw InputError("scenario", "not valid JSON: " + what);
+        throw InputError("scenario", "not valid JSON: " + detail::stripExceptionTag(e.what()));
     }
     if (!doc.is_object())
         throw InputError("scenario", "must be a JSON object, got " + detail::describe(doc));

@@ -106,6 +106,10 @@ struct ParsedScenario {
 /// InputError listing every problem, each naming its key path.
 ParsedScenario parseScenario(std::string_view text);
 
+/// Reads a Hugging Face config.json (as a file's text) into a model spec,
+/// refusing oversized, too deeply nested or unreadable input; throws InputError.
+ModelSpec hfConfigSpecFromText(std::string_view text, const std::string& origin);
+
 /// Resolves scenario.modelSpec into scenario.model; throws InputError.
 ModelArch resolveModel(const ModelSpec& spec);
 

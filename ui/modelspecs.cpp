@@ -71,34 +71,19 @@ std::string explicitJsonFor(const gp::ModelArch& m)
 
 std::optional<gp::ModelSpec> hfConfigSpecFromText(const QByteArray& text, const QString& origin, QString* error)
 {
-    nlohmann::json doc;
+    // The core refuses oversized, too deeply nested or unreadable configs with
+    // messages that name the key.
     try {
-        doc = nlohmann::json::parse(text.constData(), text.constData() + text.size());
-    } catch (const nlohmann::json::parse_error& e) {
-        if (error)
-            *error = QObject::tr("%1: not valid JSON (%2)").arg(origin, QString::fromUtf8(e.what()));
-        return std::nullopt;
-    }
-    if (!doc.is_object()) {
-        if (error)
-            *error = QObject::tr("%1: a config.json is a JSON object").arg(origin);
-        return std::nullopt;
-    }
-    gp::ModelSpec spec;
-    spec.form = gp::ModelSpec::Form::HfConfig;
-    spec.jsonText = doc.dump(2);
-    try {
-        (void)gp::resolveModel(spec); // refuse what the core cannot read, with its message
+        return gp::hfConfigSpecFromText(std::string_view(text.constData(), std::size_t(text.size())), origin.toStdString());
     } catch (const gp::InputError& e) {
         if (error) {
             QStringList lines;
             for (const auto& d : e.problems())
                 lines << QString::fromStdString(d.text());
-            *error = QObject::tr("%1: %2").arg(origin, lines.join(QLatin1Char('\n')));
+            *error = lines.join(QLatin1Char('\n'));
         }
         return std::nullopt;
     }
-    return spec;
 }
 
 std::optional<gp::ModelSpec> hfConfigSpecFromFile(const QString& path, QString* error)
