@@ -25,7 +25,9 @@ int main(int argc, char** argv)
 
     gp::ui::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty())
+    // A session that crashed left an autosave: offer it before anything else.
+    window.offerRecovery();
+    if (!parser.positionalArguments().isEmpty() && window.maybeSave())
         window.openFile(parser.positionalArguments().constFirst());
     return QApplication::exec();
 }

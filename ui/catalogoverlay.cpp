@@ -3,6 +3,7 @@
 #include "scenariofile.h"
 
 #include "core/catalog.h"
+#include "core/cli.h"
 #include "core/errors.h"
 
 #include <QDir>
@@ -12,6 +13,68 @@
 #include <QStringList>
 
 namespace gp::ui {
+
+namespace {
+
+constexpr std::size_t kMaxOverlayBytes = 16 * 1024 * 1024; // as the core's loader
+
+QString problemText(const gp::InputError& e)
+{
+    QStringList lines;
+    for (const auto& d : e.problems())
+        lines << QString::fromStdString(d.text());
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+UserCatalog loadUserCatalog(bool setAsideBad)
+{
+    UserCatalog out{gp::Catalog::builtin(), QString::fromStdString(gp::cli::userOverlayPath()), false, {}, {}};
+    const QString& path = out.overlayPath;
+    const QFileInfo info(path);
+    if (path.isEmpty() || !info.exists())
+        return out;
+    std::string text;
+    {
+        QFile f(path);
+        if (info.isDir() || !f.open(QIODevice::ReadOnly)) {
+            const QString why = info.isDir() ? QObject::tr("it is a folder") : f.errorString();
+            out.problems << QObject::tr("The user catalog overlay %1 cannot be read (%2); the built-in catalog is used.")
+                                .arg(QDir::toNativeSeparators(path), why);
+            return out;
+        }
+        if (static_cast<std::size_t>(f.size()) <= kMaxOverlayBytes)
+            text = f.readAll().toStdString();
+    }
+    QString problem;
+    if (static_cast<std::size_t>(info.size()) > kMaxOverlayBytes) {
+        problem = QObject::tr("it is larger than 16 MiB");
+    } else {
+        try {
+            out.catalog.applyOverlayText(text, path.toStdString()); // unchanged when it throws
+            out.overlayApplied = true;
+            return out;
+        } catch (const gp::InputError& e) {
+            problem = problemText(e);
+        } catch (const std::exception& e) {
+            problem = QString::fromUtf8(e.what());
+        }
+    }
+    QString kept;
+    if (setAsideBad) {
+        QString error;
+        out.setAsidePath = setFileAside(path, corruptTag(), &error);
+        kept = out.setAsidePath.isEmpty()
+                   ? QObject::tr(" It could not be moved aside (%1).").arg(error)
+                   : QObject::tr(" The file was renamed to %1 so the next start is clean; fix it and rename it back "
+                                 "to use it.")
+                         .arg(QDir::toNativeSeparators(out.setAsidePath));
+    }
+    out.problems << QObject::tr("The user catalog overlay %1 was ignored and the built-in catalog is used.%2\n%3")
+                        .arg(QDir::toNativeSeparators(path), kept, problem);
+    return out;
+}
 
 QString mergeIntoOverlay(const QString& path, const std::vector<nlohmann::json>& entries)
 {
@@ -49,10 +112,7 @@ QString mergeIntoOverlay(const QString& path, const std::vector<nlohmann::json>&
         gp::Catalog check = gp::Catalog::builtin();
         check.applyOverlayText(text, path.toStdString());
     } catch (const gp::InputError& e) {
-        QStringList lines;
-        for (const auto& d : e.problems())
-            lines << QString::fromStdString(d.text());
-        return lines.join(QLatin1Char('\n'));
+        return problemText(e);
     }
     if (!QDir().mkpath(QFileInfo(path).absolutePath()))
         return QObject::tr("cannot create the folder %1").arg(QFileInfo(path).absolutePath());

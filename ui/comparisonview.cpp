@@ -149,8 +149,25 @@ void ComparisonView::choicesChanged()
         if (!id.isEmpty() && !ids.contains(id))
             ids << id;
     }
+    if (fillTerms(ids))
+        m_model->setEstimate(*m_estimate);
     m_model->setGpuIds(ids);
     updateSentences();
+}
+
+bool ComparisonView::fillTerms(const QStringList& ids)
+{
+    if (!m_explainer || !m_estimate)
+        return false;
+    bool filled = false;
+    for (std::size_t i = 0; i < m_estimate->results.size(); ++i) {
+        auto& r = m_estimate->results[i];
+        if (r.terms.empty() && ids.contains(QString::fromStdString(r.gpuId))) {
+            r = m_explainer(i);
+            filled = true;
+        }
+    }
+    return filled;
 }
 
 void ComparisonView::updateSentences()

@@ -2,6 +2,8 @@
 #include <QWidget>
 
 #include <array>
+#include <cstddef>
+#include <functional>
 #include <memory>
 
 class QComboBox;
@@ -10,6 +12,7 @@ class QTableView;
 
 namespace gp {
 struct Estimate;
+struct GpuEstimate;
 }
 
 namespace gp::ui {
@@ -23,6 +26,12 @@ class ComparisonView final : public QWidget
 public:
     explicit ComparisonView(QWidget* parent = nullptr);
     ~ComparisonView() override;
+
+    /// Gives the result at an index of the estimate with its terms; set when the
+    /// estimate comes without them (EstimateController::estimate()), so only the
+    /// 2-4 GPUs compared pay for their terms.
+    using Explainer = std::function<gp::GpuEstimate(std::size_t resultIndex)>;
+    void setExplainer(Explainer explainer) { m_explainer = std::move(explainer); }
 
     void setEstimate(const gp::Estimate& e);
     void setCurrency(const QString& symbol);
@@ -39,6 +48,7 @@ private:
     void rebuild();
     void choicesChanged();
     void updateSentences();
+    bool fillTerms(const QStringList& ids);
 
     ComparisonModel* m_model;
     std::array<QComboBox*, 4> m_pick{};
@@ -47,6 +57,7 @@ private:
     bool m_updating = false;
     bool m_dirty = false;
     std::unique_ptr<gp::Estimate> m_estimate;
+    Explainer m_explainer;
 };
 
 } // namespace gp::ui

@@ -42,6 +42,7 @@ void EstimateController::recomputeNow()
     m_timer->stop();
     m_error.clear();
     const auto& s = m_scenario->scenario();
+    m_estimated = s;
     if (!m_scenario->isValid()) {
         QStringList lines;
         for (const auto& d : m_scenario->problems())
@@ -51,7 +52,7 @@ void EstimateController::recomputeNow()
         m_estimate.scenario = s.name;
     } else {
         try {
-            m_estimate = gp::estimate(s, m_catalog);
+            m_estimate = gp::estimate(s, m_catalog, gp::EstimateOptions{/*explain=*/false});
         } catch (const gp::InputError& e) {
             QStringList lines;
             for (const auto& d : e.problems())
@@ -62,6 +63,32 @@ void EstimateController::recomputeNow()
         }
     }
     emit estimateChanged();
+}
+
+gp::GpuEstimate EstimateController::explainedResult(std::size_t index) const
+{
+    if (index >= m_estimate.results.size())
+        return {};
+    const gp::GpuEstimate& r = m_estimate.results[index];
+    const gp::Gpu* gpu = m_catalog.find(r.gpuId);
+    if (!gpu)
+        return r;
+    try {
+        return gp::estimateOn(m_estimated, *gpu, gp::EstimateOptions{/*explain=*/true});
+    } catch (const std::exception&) {
+        return r; // cannot happen for a scenario that estimated; the numbers still stand
+    }
+}
+
+gp::Estimate EstimateController::explainedEstimate() const
+{
+    if (!m_error.isEmpty() || m_estimate.results.empty())
+        return m_estimate;
+    try {
+        return gp::estimate(m_estimated, m_catalog, gp::EstimateOptions{/*explain=*/true});
+    } catch (const std::exception&) {
+        return m_estimate;
+    }
 }
 
 std::optional<double> comparableCost(const gp::GpuEstimate& r)

@@ -32,7 +32,15 @@ public:
     /// Replaces the catalog (catalog editor, overlay reset) and recomputes.
     void setCatalog(const gp::Catalog& catalog);
 
+    /// The numbers for every GPU, without the terms (GpuEstimate::terms is empty):
+    /// the table and charts need only numbers, and the terms are most of the work
+    /// and memory with a large catalog. explainedResult() has the terms.
     const gp::Estimate& estimate() const { return m_estimate; }
+    /// estimate().results[index] with its terms ("why this number"), computed for
+    /// the scenario that estimate() was computed for. Empty when index is out of range.
+    gp::GpuEstimate explainedResult(std::size_t index) const;
+    /// The whole estimate with every result's terms (the report).
+    gp::Estimate explainedEstimate() const;
     /// Why there is no estimate ("" when the last run succeeded).
     QString error() const { return m_error; }
 
@@ -50,6 +58,7 @@ private:
     ScenarioModel* m_scenario;
     gp::Catalog m_catalog;
     gp::Estimate m_estimate;
+    gp::Scenario m_estimated; // the scenario m_estimate is for (a recompute may be pending)
     QString m_error;
     QTimer* m_timer;
 };

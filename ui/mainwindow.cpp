@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "catalogeditor.h"
+#include "catalogoverlay.h"
 #include "comparisonview.h"
 #include "estimatecontroller.h"
 #include "explain.h"
@@ -14,27 +15,30 @@
 #include "scenariofile.h"
 #include "scenarioform.h"
 #include "scenariomodel.h"
+#include "sessionautosave.h"
 #include "settings.h"
 #include "settingsdialog.h"
 
 #include "charts/chartpanel.h"
 #include "charts/plannercharts.h"
 
-#include "core/cli.h"
 #include "core/estimate.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStyle>
 #include <QSortFilterProxyModel>
@@ -43,11 +47,14 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
+
+#include <utility>
 
 // Resources compiled into a static library need an explicit init (outside any namespace).
 static void initUiResources()
@@ -74,6 +81,22 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
         return static_cast<int>(QMessageBox::warning(
             this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them?"),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save));
+    };
+    m_notify = [this](const QString& title, const QString& message) {
+        // Non-modal: start-up goes on, the notice stays until read.
+        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setModal(false);
+        box->show();
+    };
+    m_recoveryPrompt = [this](const QString& description) {
+        QMessageBox box(QMessageBox::Question, tr("Restore the last session?"), description, QMessageBox::NoButton,
+                        this);
+        auto* restore = box.addButton(tr("&Restore"), QMessageBox::AcceptRole);
+        box.addButton(tr("&Don't restore"), QMessageBox::RejectRole);
+        box.setDefaultButton(restore);
+        box.exec();
+        return box.clickedButton() == restore;
     };
 
     m_form = new ScenarioForm(m_model, this);
@@ -117,6 +140,10 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showExplanation);
     m_explain = new QTextBrowser;
     m_explain->setAccessibleName(tr("Why this number"));
+    // A scroll bar that comes and goes on every rebuild changes the width and
+    // lays the whole document out twice more; keep it.
+    m_explain->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    m_explain->installEventFilter(this);
     m_explain->setPlaceholderText(tr("Select a row to see how its numbers were computed."));
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
@@ -160,6 +187,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
         m_tabs->addTab(panel, tr(names[k]));
     }
     m_comparison = new ComparisonView;
+    m_comparison->setExplainer([this](std::size_t i) { return m_controller->explainedResult(i); });
     m_tabs->addTab(m_comparison, tr("Com&pare"));
     m_tabs->addTab(m_rentBuy, tr("Rent vs &buy"));
     m_tabs->addTab(m_rules, tr("R&ules of thumb"));
@@ -184,17 +212,40 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_model->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_model, &ScenarioModel::changed, this, &MainWindow::updateTitle);
 
-    std::vector<std::string> warnings;
-    m_controller->setCatalog(gp::cli::loadCatalog(warnings));
+    // Start whatever state the settings and the catalog overlay are in: a bad
+    // file is set aside (renamed, not deleted) and reported, never fatal.
+    for (const auto& p : m_settings->loadProblems())
+        m_pendingNotices.append({tr("Settings file"), p});
+    const UserCatalog userCatalog = loadUserCatalog(/*setAsideBad=*/true);
+    for (const auto& p : userCatalog.problems)
+        m_pendingNotices.append({tr("Catalog overlay"), p});
+    m_controller->setCatalog(userCatalog.catalog);
     m_form->setCatalog(m_controller->catalog());
-    if (!warnings.empty()) {
-        QStringList w;
-        for (const auto& s : warnings)
-            w << QString::fromStdString(s);
-        statusBar()->showMessage(w.join(QStringLiteral("; ")), 15000);
-    }
     m_model->resetScenario(m_settings->newScenario());
     m_controller->recomputeNow();
+    for (const auto& n : std::as_const(m_pendingNotices))
+        m_startupProblems << n.second;
+    if (!m_startupProblems.isEmpty()) {
+        QString line = m_startupProblems.join(QLatin1Char(' '));
+        statusBar()->showMessage(line.replace(QLatin1Char('\n'), QLatin1Char(' ')), 30000);
+        // Non-modal notices once the window is up (and a test has put in its notifier).
+        QTimer::singleShot(0, this, &MainWindow::showStartupProblems);
+    }
+
+    // Crash recovery: the session is autosaved while it has unsaved changes.
+    m_autosave = new SessionAutosave(m_settings->autosaveDirectory(), this);
+    m_autosave->setSource([this] {
+        return SessionAutosave::Session{m_model->scenario(), m_file, !m_model->undoStack()->isClean(), {}};
+    });
+    connect(m_autosave, &SessionAutosave::written, this, [this] { m_lastAutosaveError.clear(); });
+    connect(m_autosave, &SessionAutosave::failed, this, [this](const QString& error) {
+        if (error == m_lastAutosaveError)
+            return; // said once is enough; it is tried again after the next edit
+        m_lastAutosaveError = error;
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 15000);
+    });
+    connect(m_model, &ScenarioModel::changed, this, &MainWindow::sessionChanged);
+    connect(m_model->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::sessionChanged);
 
     m_recent.setFiles(m_settings->recentFiles());
     updateRecentMenu();
@@ -338,12 +389,15 @@ void MainWindow::updateViews()
                           .arg(htmlEscape(err).replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     m_recommendation->setText(e.results.empty() ? QString()
                                                 : tr("<b>Recommendation:</b> %1").arg(htmlEscape(recommendationText(e, m_currency))));
-    // Keep the selected GPU selected across recomputes.
+    // Keep the selected GPU selected across recomputes (the model keeps it when
+    // the GPUs are the same; a new set of GPUs resets it).
+    m_updatingViews = true;
     const int row = selected.isEmpty() ? -1 : m_results->rowOf(selected);
-    if (row >= 0)
-        m_table->setCurrentIndex(m_proxy->mapFromSource(m_results->index(row, 0)));
-    else if (m_proxy->rowCount() > 0)
-        m_table->setCurrentIndex(m_proxy->index(0, 0));
+    const QModelIndex want = row >= 0 ? m_proxy->mapFromSource(m_results->index(row, 0))
+                                      : (m_proxy->rowCount() > 0 ? m_proxy->index(0, 0) : QModelIndex());
+    if (want.isValid() && m_table->currentIndex().row() != want.row())
+        m_table->setCurrentIndex(want);
+    m_updatingViews = false;
     showExplanation();
     // Measuring every cell is slow; size the columns once per header set (mode change).
     const QString headers = m_results->headerData(ResultsTableModel::ThroughputColumn, Qt::Horizontal).toString();
@@ -356,16 +410,45 @@ void MainWindow::updateViews()
 
 void MainWindow::showExplanation()
 {
+    if (m_updatingViews)
+        return; // updateViews explains once, at its end
+    m_explainDirty = true;
+    // Laying out the rich text is the most expensive part of a redraw: do it only
+    // for a panel that is seen (it is refreshed when it shows, or is read).
+    if (m_explain->isVisible())
+        refreshExplanation();
+}
+
+void MainWindow::refreshExplanation()
+{
+    m_explainDirty = false;
     const QModelIndex cur = m_table->currentIndex();
     const auto& e = m_controller->estimate();
-    if (!cur.isValid()) {
+    const int i = cur.isValid() ? m_proxy->mapToSource(cur).row() : -1;
+    QString html;
+    if (i >= 0 && i < static_cast<int>(e.results.size()))
+        html = explainHtml(m_controller->explainedResult(static_cast<std::size_t>(i)), m_currency);
+    if (html == m_explainHtml)
+        return; // same GPU, same numbers: nothing to lay out again
+    m_explainHtml = html;
+    if (html.isEmpty())
         m_explain->clear();
-        return;
-    }
-    const int i = m_proxy->mapToSource(cur).row();
-    if (i < 0 || i >= static_cast<int>(e.results.size()))
-        return;
-    m_explain->setHtml(explainHtml(e.results[static_cast<std::size_t>(i)], m_currency));
+    else
+        m_explain->setHtml(html);
+}
+
+QTextBrowser* MainWindow::explainView() const
+{
+    if (m_explainDirty)
+        const_cast<MainWindow*>(this)->refreshExplanation(); // a cache fill, not a visible change
+    return m_explain;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_explain && event->type() == QEvent::Show && m_explainDirty)
+        refreshExplanation();
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::updateStatus()
@@ -414,6 +497,84 @@ QString MainWindow::dialogDir() const
         return QFileInfo(m_file).absolutePath();
     const QString d = m_settings->lastDirectory();
     return d.isEmpty() ? QDir::homePath() : d;
+}
+
+void MainWindow::sessionChanged()
+{
+    // Autosave only what could be lost: a clean session is all in its file.
+    if (m_model->undoStack()->isClean())
+        m_autosave->discard();
+    else
+        m_autosave->schedule();
+}
+
+void MainWindow::showStartupProblems()
+{
+    const auto notices = std::exchange(m_pendingNotices, {});
+    for (const auto& [title, message] : notices)
+        m_notify(title, message);
+}
+
+bool MainWindow::offerRecovery()
+{
+    const QStringList orphans = m_autosave->orphans(); // newest first
+    const auto keepAsBak = [](const QString& path) {
+        const QString bak = setFileAside(path, QStringLiteral("bak"));
+        return QDir::toNativeSeparators(bak.isEmpty() ? path : bak);
+    };
+    bool restored = false;
+    QStringList setAside;
+    for (const QString& path : orphans) {
+        if (restored) {
+            setAside << keepAsBak(path); // one session per window; keep the others for the user
+            continue;
+        }
+        const SessionAutosave::Loaded loaded = SessionAutosave::load(path);
+        if (!loaded.session) {
+            QString error;
+            const QString aside = setFileAside(path, corruptTag(), &error);
+            const QString where = aside.isEmpty() ? tr("It could not be moved aside (%1).").arg(error)
+                                                  : tr("It was kept as %1.").arg(QDir::toNativeSeparators(aside));
+            statusBar()->showMessage(tr("An autosaved session could not be restored; see the notice."), 15000);
+            m_notify(tr("Autosave not restored"), tr("An autosaved session (%1) cannot be restored: %2\n%3")
+                                                      .arg(QDir::toNativeSeparators(path), loaded.error, where));
+            continue;
+        }
+        const SessionAutosave::Session& session = *loaded.session;
+        const QString savedAt = QLocale().toString(session.savedAt, QLocale::ShortFormat);
+        const QString what =
+            session.file.isEmpty()
+                ? tr("an untitled scenario (“%1”)").arg(QString::fromStdString(session.scenario.name).toHtmlEscaped())
+                : tr("“%1”").arg(QDir::toNativeSeparators(session.file).toHtmlEscaped());
+        const QString description =
+            tr("<p>GPU Planner did not exit cleanly last time. Your unsaved changes to %1 were autosaved at %2.</p>"
+               "<p>Restore them? If not, the autosave is kept as a .bak file in %3.</p>")
+                .arg(what, savedAt, QDir::toNativeSeparators(QFileInfo(path).absolutePath()).toHtmlEscaped());
+        if (!m_recoveryPrompt(description)) {
+            statusBar()->showMessage(tr("Autosave not restored; kept as %1").arg(keepAsBak(path)), 10000);
+            continue;
+        }
+        m_model->resetScenario(session.scenario);
+        m_file = session.file.isEmpty() ? QString() : QFileInfo(session.file).absoluteFilePath();
+        m_model->undoStack()->resetClean(); // unsaved: closing asks to save
+        updateTitle();
+        m_controller->recomputeNow();
+        // This session's own autosave holds it from now on; the old one goes only then.
+        if (m_autosave->writeNow().isEmpty())
+            QFile::remove(path);
+        else
+            keepAsBak(path);
+        restored = true;
+        QString message = tr("Restored the session autosaved at %1.").arg(savedAt);
+        if (!loaded.warnings.isEmpty())
+            message += QLatin1Char(' ') + tr("Warnings: %1").arg(loaded.warnings.join(QStringLiteral("; ")));
+        statusBar()->showMessage(message, 15000);
+    }
+    if (!setAside.isEmpty())
+        statusBar()->showMessage(
+            tr("Restored the newest autosaved session; older ones kept as %1").arg(setAside.join(QStringLiteral(", "))),
+            15000);
+    return restored;
 }
 
 bool MainWindow::maybeSave()
@@ -527,7 +688,8 @@ bool MainWindow::exportReport(const QString& path)
         m_reportError(tr("Cannot export report"), tr("The scenario has problems:\n%1").arg(m_controller->error()));
         return false;
     }
-    ReportBuilder builder(m_model->scenario(), m_controller->estimate(), m_controller->catalog());
+    // The report prints the recommendation's terms: the estimate with its terms.
+    ReportBuilder builder(m_model->scenario(), m_controller->explainedEstimate(), m_controller->catalog());
     builder.setCurrency(m_currency);
     // The planner tab's result, when it is for this very scenario, saves planning again.
     if (m_planController->hasResult() && !m_planController->isStale() && !m_planController->isRunning() &&
@@ -611,11 +773,13 @@ void MainWindow::openCatalogEditor()
     CatalogEditor dlg(this);
     dlg.setErrorReporter(m_reportError);
     connect(&dlg, &CatalogEditor::catalogChanged, this, [this] {
-        std::vector<std::string> warnings;
-        m_controller->setCatalog(gp::cli::loadCatalog(warnings));
+        // The editor validated what it wrote; a bad overlay here was put there by
+        // hand while the app runs: report it, leave the file to the user.
+        const UserCatalog userCatalog = loadUserCatalog(/*setAsideBad=*/false);
+        m_controller->setCatalog(userCatalog.catalog);
         m_form->setCatalog(m_controller->catalog());
-        for (const auto& w : warnings)
-            m_reportError(tr("Catalog overlay"), QString::fromStdString(w));
+        for (const auto& p : userCatalog.problems)
+            m_reportError(tr("Catalog overlay"), p);
     });
     dlg.exec();
 }
@@ -676,6 +840,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_settings->setWindowState(saveState());
     m_settings->setSplitterState(m_splitter->saveState());
     m_settings->sync();
+    // A clean exit: the unsaved-changes question was answered, nothing to recover.
+    m_autosave->discard();
     event->accept();
 }
 

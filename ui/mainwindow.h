@@ -3,7 +3,10 @@
 #include "recentfiles.h"
 #include "settings.h"
 
+#include <QList>
 #include <QMainWindow>
+#include <QPair>
+#include <QStringList>
 
 #include <array>
 #include <functional>
@@ -23,6 +26,7 @@ namespace gp::ui {
 
 class ComparisonView;
 class EstimateController;
+class SessionAutosave;
 class PlanController;
 class PlannerPage;
 class RentBuyPage;
@@ -44,6 +48,11 @@ public:
     using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
     /// Asks whether to save unsaved changes: Save, Discard or Cancel (QMessageBox::StandardButton).
     using SavePrompt = std::function<int()>;
+    /// Shows a notice that needs no answer (a problem found at start-up); tests
+    /// inject one that records. Default: a non-modal message box.
+    using Notifier = std::function<void(const QString& title, const QString& message)>;
+    /// Asks whether to restore an autosaved session (described in the text): true = restore.
+    using RecoveryPrompt = std::function<bool(const QString& description)>;
 
     /// settings: nullptr = the application's QSettings.
     explicit MainWindow(std::unique_ptr<Settings> settings = nullptr, QWidget* parent = nullptr);
@@ -51,6 +60,21 @@ public:
 
     void setErrorReporter(ErrorReporter r) { m_reportError = std::move(r); }
     void setSavePrompt(SavePrompt p) { m_savePrompt = std::move(p); }
+    void setNotifier(Notifier n) { m_notify = std::move(n); }
+    void setRecoveryPrompt(RecoveryPrompt p) { m_recoveryPrompt = std::move(p); }
+
+    /// At start-up: when a session that did not exit cleanly left an autosave,
+    /// offers to restore it (newest first). Restoring loads its scenario, marked
+    /// modified, with its original file; declining renames the autosave to *.bak;
+    /// an unreadable one is reported and renamed to *.corrupt-<timestamp>.
+    /// Returns true when a session was restored.
+    bool offerRecovery();
+    /// Asks to save unsaved changes (the save prompt); false when the user cancels.
+    bool maybeSave();
+    SessionAutosave* autosave() const { return m_autosave; }
+    /// Problems found at start-up (settings file, catalog overlay), as shown in the
+    /// status bar and (once the event loop runs) as non-modal notices.
+    const QStringList& startupProblems() const { return m_startupProblems; }
 
     bool openFile(const QString& path);
     bool saveTo(const QString& path);
@@ -66,7 +90,8 @@ public:
     QTableView* resultsView() const { return m_table; }
     charts::ChartPanel* chartPanel(charts::ChartKind kind) const;
     ComparisonView* comparison() const { return m_comparison; }
-    QTextBrowser* explainView() const { return m_explain; }
+    /// The "why this number" panel, up to date (it is filled only while visible).
+    QTextBrowser* explainView() const;
     const RecentFiles& recentFiles() const { return m_recent; }
     QTabWidget* tabs() const { return m_tabs; }
     PlanController* planController() const { return m_planController; }
@@ -76,6 +101,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -87,7 +113,9 @@ private:
     void updateStatus();
     void updateRecentMenu();
     void showExplanation();
-    bool maybeSave();
+    void refreshExplanation();
+    void sessionChanged();
+    void showStartupProblems();
     void newScenario();
     void open();
     bool save();
@@ -147,6 +175,15 @@ private:
     RecentFiles m_recent;
     ErrorReporter m_reportError;
     SavePrompt m_savePrompt;
+    Notifier m_notify;
+    RecoveryPrompt m_recoveryPrompt;
+    SessionAutosave* m_autosave = nullptr;
+    QString m_lastAutosaveError;
+    QStringList m_startupProblems;
+    QList<QPair<QString, QString>> m_pendingNotices; // title, message: shown once the event loop runs
+    QString m_explainHtml;       // what the panel shows, to skip identical rebuilds
+    bool m_explainDirty = false; // the selection or its numbers changed while the panel was hidden
+    bool m_updatingViews = false;
 };
 
 } // namespace gp::ui

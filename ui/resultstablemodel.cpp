@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QStyle>
 
+#include <algorithm>
 #include <limits>
 
 namespace gp::ui {
@@ -25,10 +26,31 @@ ResultsTableModel::ResultsTableModel(QObject* parent)
 
 void ResultsTableModel::setEstimate(const gp::Estimate& e)
 {
-    beginResetModel();
-    m_estimate = e;
-    endResetModel();
-    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    // An edit usually changes the numbers of the same GPUs: report changed data
+    // rather than a reset, so views keep their selection, scroll position and
+    // persistent indexes and the proxy re-sorts instead of rebuilding.
+    const auto sameGpu = [](const gp::GpuEstimate& a, const gp::GpuEstimate& b) { return a.gpuId == b.gpuId; };
+    const bool sameRows = e.results.size() == m_estimate.results.size() && !e.results.empty() &&
+                          std::equal(e.results.begin(), e.results.end(), m_estimate.results.begin(), sameGpu);
+    const QString before = headerKey();
+    if (sameRows) {
+        m_estimate = e;
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    } else {
+        beginResetModel();
+        m_estimate = e;
+        endResetModel();
+    }
+    if (headerKey() != before)
+        emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+QString ResultsTableModel::headerKey() const
+{
+    QString key;
+    for (int c = 0; c < ColumnCount; ++c)
+        key += headerData(c, Qt::Horizontal).toString() + QLatin1Char('\n');
+    return key;
 }
 
 void ResultsTableModel::setCurrency(const QString& symbol)

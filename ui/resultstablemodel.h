@@ -50,6 +50,7 @@ public:
 
 private:
     QString tooltipFor(const gp::GpuEstimate& r) const;
+    QString headerKey() const; // every header's text, to tell whether they changed
 
     gp::Estimate m_estimate;
     QString m_currency = QStringLiteral("$");

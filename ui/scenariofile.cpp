@@ -2,7 +2,9 @@
 
 #include "core/errors.h"
 
+#include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QObject>
 #include <QSaveFile>
 
@@ -54,6 +56,31 @@ QString writeFileAtomically(const QString& path, const QByteArray& bytes)
     if (!f.commit())
         return f.errorString();
     return {};
+}
+
+QString asidePath(const QString& path, const QString& tag)
+{
+    QString target = path + QLatin1Char('.') + tag;
+    for (int n = 2; QFileInfo::exists(target) && n < 1000; ++n)
+        target = QStringLiteral("%1.%2-%3").arg(path, tag).arg(n);
+    return target;
+}
+
+QString setFileAside(const QString& path, const QString& tag, QString* error)
+{
+    const QString target = asidePath(path, tag);
+    QFile f(path);
+    if (!f.rename(target)) {
+        if (error)
+            *error = f.errorString();
+        return {};
+    }
+    return target;
+}
+
+QString corruptTag()
+{
+    return QStringLiteral("corrupt-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
 }
 
 QString saveScenarioFile(const gp::Scenario& s, const QString& path)

@@ -21,4 +21,14 @@ QString saveScenarioFile(const gp::Scenario& s, const QString& path);
 /// Writes bytes atomically; returns an error, "" on success.
 QString writeFileAtomically(const QString& path, const QByteArray& bytes);
 
+/// Moves a file out of the way without deleting it: renames `path` to
+/// "<path>.<tag>" (or "<path>.<tag>-2", "-3", ... when that name is taken), so
+/// nothing is lost and the next start does not trip over it again. Returns the
+/// new path; "" on failure, with *error set.
+QString setFileAside(const QString& path, const QString& tag, QString* error = nullptr);
+/// The first free name of "<path>.<tag>", "<path>.<tag>-2", ... (what setFileAside renames to).
+QString asidePath(const QString& path, const QString& tag);
+/// The tag for a file that could not be read: "corrupt-<yyyyMMdd-HHmmss>".
+QString corruptTag();
+
 } // namespace gp::ui

@@ -535,11 +535,14 @@ QWidget* ScenarioForm::buildHardwareGroup()
     clear->setToolTip(tr("Untick all (= consider the whole catalog)"));
     connect(tickShown, &QPushButton::clicked, this, [this] {
         QStringList ids = m_model->value(Field::Gpus).toStringList();
+        QSet<QString> ticked(ids.begin(), ids.end()); // a user catalog can hold a thousand GPUs
         for (int i = 0; i < m_gpuList->count(); ++i) {
             auto* item = m_gpuList->item(i);
             const QString id = item->data(kIdRole).toString();
-            if (!item->isHidden() && !ids.contains(id))
+            if (!item->isHidden() && !ticked.contains(id)) {
                 ids << id;
+                ticked.insert(id);
+            }
         }
         m_model->setGpus(ids);
     });

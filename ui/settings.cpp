@@ -1,6 +1,16 @@
 #include "settings.h"
 
+#include "scenariofile.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
+
+#include <cmath>
+#include <functional>
 
 namespace gp::ui {
 
@@ -21,16 +31,111 @@ QString applicationVersion()
 }
 
 Settings::Settings()
-    : m_settings(std::make_unique<QSettings>())
 {
+    open();
 }
 
 Settings::Settings(const QString& iniPath)
-    : m_settings(std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
+    : m_iniPath(iniPath)
 {
+    open();
 }
 
 Settings::~Settings() = default;
+
+void Settings::open()
+{
+    auto make = [this] {
+        return m_iniPath.isEmpty() ? std::make_unique<QSettings>()
+                                   : std::make_unique<QSettings>(m_iniPath, QSettings::IniFormat);
+    };
+    m_settings = make();
+    // QSettings reads lazily: sync() reads the file and checks the section
+    // headers, the lines of a section are parsed when first asked for.
+    m_settings->sync();
+    (void)m_settings->allKeys();
+    const QString path = m_settings->fileName();
+    if (m_settings->status() == QSettings::FormatError && QFileInfo(path).isFile()) {
+        // Unparseable: keep the file for the user under another name and start
+        // from the defaults, so this start works and the next one is clean.
+        m_settings.reset();
+        QString error;
+        const QString aside = setFileAside(path, corruptTag(), &error);
+        m_settings = make();
+        m_settings->clear(); // whatever the cache still holds of the bad file
+        m_settings->sync();
+        const QString file = QDir::toNativeSeparators(path);
+        if (aside.isEmpty())
+            m_problems << QCoreApplication::translate("Settings", "The settings file %1 is not a valid settings file "
+                                                                  "and could not be moved aside (%2); the defaults are used.")
+                              .arg(file, error);
+        else
+            m_problems << QCoreApplication::translate("Settings", "The settings file %1 is not a valid settings file; "
+                                                                  "the defaults are used. The old file was kept as %2.")
+                              .arg(file, QDir::toNativeSeparators(aside));
+        return;
+    }
+    checkStoredValues();
+}
+
+void Settings::checkStoredValues()
+{
+    // Each value this class reads, with what makes it usable; anything else was
+    // written by hand or by another program and is read as its default.
+    using Check = std::function<bool(const QVariant&)>;
+    const auto isType = [](QMetaType::Type t) { return Check([t](const QVariant& v) { return v.typeId() == t; }); };
+    const std::pair<QString, Check> checks[] = {
+        {kPricing,
+         [](const QVariant& v) {
+             bool ok = false;
+             const int i = v.toInt(&ok);
+             return ok && i >= 0 && i <= static_cast<int>(gp::PricingModel::Purchase);
+         }},
+        {kElectricity,
+         [](const QVariant& v) {
+             bool ok = false;
+             const double d = v.toDouble(&ok);
+             return ok && std::isfinite(d) && d >= 0 && d < 100;
+         }},
+        {kCurrency, [](const QVariant& v) { return v.typeId() == QMetaType::QString && v.toString().size() <= 4; }},
+        {kRecent,
+         [](const QVariant& v) {
+             // A list of one is stored as a plain string, an empty one as @Invalid().
+             return !v.isValid() || v.typeId() == QMetaType::QString || v.typeId() == QMetaType::QStringList;
+         }},
+        {kLastDir, isType(QMetaType::QString)},
+        {kGeometry, isType(QMetaType::QByteArray)},
+        {kState, isType(QMetaType::QByteArray)},
+        {kSplitter, isType(QMetaType::QByteArray)},
+    };
+    QStringList bad;
+    for (const auto& [key, valid] : checks)
+        if (m_settings->contains(key) && !valid(m_settings->value(key)))
+            bad << key;
+    if (bad.isEmpty())
+        return;
+    const QString path = m_settings->fileName();
+    QString kept;
+    if (QFileInfo(path).isFile()) {
+        const QString aside = asidePath(path, corruptTag());
+        if (QFile::copy(path, aside))
+            kept = QCoreApplication::translate("Settings", " The original file was kept as %1.")
+                       .arg(QDir::toNativeSeparators(aside));
+    }
+    for (const auto& key : bad)
+        m_settings->remove(key);
+    m_settings->sync();
+    m_problems << QCoreApplication::translate("Settings", "Invalid values in the settings file %1 were replaced by the "
+                                                          "defaults: %2.%3")
+                      .arg(QDir::toNativeSeparators(path), bad.join(QStringLiteral(", ")), kept);
+}
+
+QString Settings::autosaveDirectory() const
+{
+    const QString base = m_iniPath.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                                             : QFileInfo(m_iniPath).absolutePath();
+    return base.isEmpty() ? QString() : QDir(base).filePath(QStringLiteral("autosave"));
+}
 
 gp::PricingModel Settings::defaultPricingModel() const
 {

@@ -16,6 +16,11 @@ QString applicationVersion();
 
 /// The one typed access point to persistent settings (cf. Tiled's session.h):
 /// nothing else in the app touches QSettings keys.
+///
+/// A settings file that cannot be parsed is renamed to "<name>.corrupt-<timestamp>"
+/// and the defaults are used; values of the wrong type or out of range are copied
+/// aside the same way, dropped, and read as their defaults. Either way start-up
+/// goes on and loadProblems() says what happened.
 class Settings
 {
 public:
@@ -52,8 +57,20 @@ public:
 
     void sync();
 
+    /// What was wrong with the stored settings when they were read (one sentence
+    /// each, naming the file and where the original was kept); empty when all was well.
+    const QStringList& loadProblems() const { return m_problems; }
+    /// The folder for crash-recovery autosaves: AppDataLocation/autosave for the
+    /// application's settings, "<the INI file's folder>/autosave" for an INI file.
+    QString autosaveDirectory() const;
+
 private:
+    void open();
+    void checkStoredValues();
+
+    QString m_iniPath; // empty: the application's settings
     std::unique_ptr<QSettings> m_settings;
+    QStringList m_problems;
 };
 
 } // namespace gp::ui

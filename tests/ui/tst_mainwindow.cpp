@@ -23,7 +23,9 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSortFilterProxyModel>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTableView>
 #include <QTextBrowser>
@@ -60,6 +62,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
+        QStandardPaths::setTestModeEnabled(true);
         // Keep the user's real catalog overlay out of the tests.
         qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("no-overlay.json")).toUtf8());
     }
@@ -400,6 +403,70 @@ private slots:
         auto* vram = w->chartPanel(charts::ChartKind::Vram);
         QCOMPARE(static_cast<int>(vram->shownGpuIds().size()), charts::kMaxGpus);
         QVERIFY(vram->caption().contains(QStringLiteral("Showing %1 of").arg(charts::kMaxGpus)));
+    }
+
+    void editUpdatesTheTableInPlaceKeepingTheSelection()
+    {
+        auto w = makeWindow();
+        w->resize(1500, 940);
+        w->show();
+        const QString id = QStringLiteral("nvidia-l40s");
+        const int row = w->resultsModel()->rowOf(id);
+        QVERIFY(row >= 0);
+        w->resultsView()->setCurrentIndex(w->resultsProxy()->mapFromSource(w->resultsModel()->index(row, 0)));
+        QSignalSpy resets(w->resultsModel(), &QAbstractItemModel::modelReset);
+        QSignalSpy changes(w->resultsModel(), &QAbstractItemModel::dataChanged);
+        QAbstractItemModelTester tester(w->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        spin(*w, Field::MicroBatch)->setValue(spin(*w, Field::MicroBatch)->value() + 4);
+        w->controller()->recomputeNow();
+        // Same GPUs, new numbers: dataChanged, not a reset; the selection stays on the GPU.
+        QCOMPARE(resets.count(), 0);
+        QVERIFY(changes.count() >= 1);
+        QCOMPARE(w->resultsView()->currentIndex().data(ResultsTableModel::GpuIdRole).toString(), id);
+        QVERIFY(w->explainView()->toPlainText().contains(QStringLiteral("L40S")));
+        // A different set of GPUs is a reset.
+        w->scenarioModel()->setGpus({id, QStringLiteral("nvidia-h100-sxm")});
+        w->controller()->recomputeNow();
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(w->resultsModel()->rowCount(), 2);
+        QCOMPARE(w->resultsView()->currentIndex().data(ResultsTableModel::GpuIdRole).toString(), id);
+    }
+
+    void tableUsesNumbersOnlyAndTermsComeForTheSelectedGpu()
+    {
+        auto w = makeWindow();
+        const auto& e = w->controller()->estimate();
+        QVERIFY(!e.results.empty());
+        const gp::Estimate full = gp::estimate(w->scenarioModel()->scenario(), w->controller()->catalog());
+        QCOMPARE(e.results.size(), full.results.size());
+        for (std::size_t i = 0; i < e.results.size(); ++i) {
+            QVERIFY(e.results[i].terms.empty()); // the table and charts need only the numbers
+            QCOMPARE(e.results[i].gpuId, full.results[i].gpuId);
+            QCOMPARE(e.results[i].memory.total(), full.results[i].memory.total());
+            QCOMPARE(e.results[i].fits, full.results[i].fits);
+            QCOMPARE(e.results[i].usdPerHour, full.results[i].usdPerHour);
+            if (full.results[i].training) {
+                QCOMPARE(e.results[i].training->tokensPerS, full.results[i].training->tokensPerS);
+                QCOMPARE(e.results[i].training->costUsd, full.results[i].training->costUsd);
+            }
+            const gp::GpuEstimate explained = w->controller()->explainedResult(i);
+            QCOMPARE(explained.terms.size(), full.results[i].terms.size());
+            QCOMPARE(explained.memory.total(), full.results[i].memory.total());
+        }
+        QVERIFY(w->controller()->explainedResult(e.results.size()).gpuId.empty());
+        // The report's estimate has every result's terms.
+        const gp::Estimate report = w->controller()->explainedEstimate();
+        QVERIFY(std::all_of(report.results.begin(), report.results.end(),
+                            [](const gp::GpuEstimate& r) { return !r.terms.empty(); }));
+        // The comparison shows the terms of the GPUs it compares.
+        ComparisonModel* cmp = w->comparison()->model();
+        QVERIFY(cmp->columnCount() >= 2);
+        QStringList labels;
+        for (int r = 0; r < cmp->rowCount(); ++r)
+            labels << cmp->headerData(r, Qt::Vertical).toString();
+        const auto& firstTerm = full.results.front().terms.front();
+        QVERIFY2(labels.join(QLatin1Char('|')).contains(QString::fromStdString(firstTerm.label)),
+                 qPrintable(labels.join(QLatin1Char('|'))));
     }
 };
 
