@@ -429,7 +429,9 @@ MemoryBreakdown trainingMemory(Plan& p)
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
            [&] { return std::string("CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + framework workspaces " + fmt(buffers / kMiB) +
                " MiB + allocator cache " + fmt(kAllocatorSlack * 100) + "% of allocated" +
-               (s.training.checkpointing == Checkpointing::Full ? " (+12% of activations: recompute churn)" : "")); });
+               (s.training.checkpointing == Checkpointing::Full
+                    ? " (+" + fmt(kCheckpointSlack * 100) + "% of activations: recompute churn)"
+                    : std::string())); });
     return mem;
 }
 
