@@ -53,9 +53,9 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain)
             prec = TrainPrecision::AmpBF16;
         }
         if ((prec == TrainPrecision::AmpBF16 || prec == TrainPrecision::BF16) && !gpu.supports(DType::BF16)) {
-            p.notes.push_back(gpu.name + " has no BF16: estimated with " +
-                              std::string(prec == TrainPrecision::BF16 ? "pure fp16" : "amp_fp16 (loss scaling)") + ".");
-            prec = prec == TrainPrecision::BF16 ? TrainPrecision::AmpFP16 : TrainPrecision::AmpFP16;
+            // Pure fp16 training diverges without loss scaling; the usable fallback is AMP fp16.
+            p.notes.push_back(gpu.name + " has no BF16: estimated with amp_fp16 (fp32 master weights, loss scaling).");
+            prec = TrainPrecision::AmpFP16;
         }
         if (prec == TrainPrecision::TF32 && !gpu.supports(DType::TF32)) {
             p.notes.push_back(gpu.name + " has no TF32: estimated with fp32.");
@@ -93,9 +93,6 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain)
             // weight copies of the base.
             p.autocast = p.autocast && s.training.precision != TrainPrecision::BF16;
         }
-        if (s.training.method == TrainMethod::Full && s.training.precision == TrainPrecision::AmpFP16 &&
-            !gpu.supports(DType::FP16))
-            p.notes.push_back("fp16 unavailable");
     } else {
         InferPrecision prec = s.inference.precision;
         p.inferPrecision = prec;
