@@ -1,5 +1,6 @@
 #include "catalogoverlay.h"
 
+#include "atomicfile.h"
 #include "scenariofile.h"
 
 #include "core/catalog.h"
@@ -16,8 +17,6 @@ namespace gp::ui {
 
 namespace {
 
-constexpr std::size_t kMaxOverlayBytes = 16 * 1024 * 1024; // as the core's loader
-
 QString problemText(const gp::InputError& e)
 {
     QStringList lines;
@@ -33,26 +32,21 @@ UserCatalog loadUserCatalog(bool setAsideBad)
     UserCatalog out{gp::Catalog::builtin(), QString::fromStdString(gp::cli::userOverlayPath()), false, {}, {}};
     const QString& path = out.overlayPath;
     const QFileInfo info(path);
-    if (path.isEmpty() || !info.exists())
+    if (path.isEmpty() || (!info.exists() && !info.isSymLink())) // a dangling or looping link is reported
         return out;
-    std::string text;
-    {
-        QFile f(path);
-        if (info.isDir() || !f.open(QIODevice::ReadOnly)) {
-            const QString why = info.isDir() ? QObject::tr("it is a folder") : f.errorString();
+    QString problem;
+    if (info.isFile() && info.size() > kMaxReadBytes) {
+        problem = QObject::tr("it is larger than 16 MiB");
+    } else {
+        QString why;
+        const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &why);
+        if (!why.isEmpty()) {
             out.problems << QObject::tr("The user catalog overlay %1 cannot be read (%2); the built-in catalog is used.")
                                 .arg(QDir::toNativeSeparators(path), why);
             return out;
         }
-        if (static_cast<std::size_t>(f.size()) <= kMaxOverlayBytes)
-            text = f.readAll().toStdString();
-    }
-    QString problem;
-    if (static_cast<std::size_t>(info.size()) > kMaxOverlayBytes) {
-        problem = QObject::tr("it is larger than 16 MiB");
-    } else {
         try {
-            out.catalog.applyOverlayText(text, path.toStdString()); // unchanged when it throws
+            out.catalog.applyOverlayText(bytes.toStdString(), path.toStdString()); // unchanged when it throws
             out.overlayApplied = true;
             return out;
         } catch (const gp::InputError& e) {
@@ -81,11 +75,12 @@ QString mergeIntoOverlay(const QString& path, const std::vector<nlohmann::json>&
     if (path.isEmpty())
         return QObject::tr("no overlay path (set HOME, XDG_CONFIG_HOME or GPUPLANNER_CATALOG_OVERLAY)");
     nlohmann::json doc = nlohmann::json::array();
-    if (QFileInfo::exists(path)) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return QObject::tr("cannot read the existing overlay: %1").arg(f.errorString());
-        doc = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    if (QFileInfo::exists(path) || QFileInfo(path).isSymLink()) {
+        QString why;
+        const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &why);
+        if (!why.isEmpty())
+            return QObject::tr("cannot read the existing overlay %1: %2").arg(QDir::toNativeSeparators(path), why);
+        doc = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
         if (doc.is_discarded() || !doc.is_array())
             return QObject::tr("the existing overlay is not a JSON array; fix or reset it first");
     }

@@ -229,13 +229,12 @@ QString recommendationText(const gp::Estimate& e, const QString& currency)
         what = QObject::tr("%1 per million output tokens").arg(formatMoney(*r.inference->usdPerMillionTokens, currency));
     else
         what = QObject::tr("%1/h").arg(formatMoney(r.usdPerHour, currency));
+    // One arg() call, one pass: a chained arg() would substitute again inside the text
+    // already put in (a currency symbol or GPU name such as "%1%2").
     return QObject::tr("%1x %2: the cheapest of %3 options that fit and meet the targets — %4; uses %5 of %6 GiB per GPU.")
-        .arg(r.count)
-        .arg(QString::fromStdString(r.gpuName))
-        .arg(fitting)
-        .arg(what)
-        .arg(formatNumber(gp::units::bytesToGiB(r.memory.total()), 3))
-        .arg(formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3));
+        .arg(QString::number(r.count), QString::fromStdString(r.gpuName), QString::number(fitting), what,
+             formatNumber(gp::units::bytesToGiB(r.memory.total()), 3),
+             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3));
 }
 
 std::optional<GpuChoice> rentBuyChoice(const gp::Estimate& e, const gp::Scenario& s, const gp::Catalog& catalog)

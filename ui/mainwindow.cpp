@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "atomicfile.h"
 #include "catalogeditor.h"
 #include "catalogoverlay.h"
 #include "comparisonview.h"
@@ -517,9 +518,12 @@ void MainWindow::showStartupProblems()
 
 bool MainWindow::offerRecovery()
 {
-    const QStringList orphans = m_autosave->orphans(); // newest first
-    const auto keepAsBak = [](const QString& path) {
+    // Claimed (locked) for as long as this window handles them: a second instance
+    // started after the same crash does not offer them too.
+    const QStringList orphans = m_autosave->claimOrphans(); // newest first
+    const auto keepAsBak = [this](const QString& path) {
         const QString bak = setFileAside(path, QStringLiteral("bak"));
+        m_autosave->releaseOrphan(path);
         return QDir::toNativeSeparators(bak.isEmpty() ? path : bak);
     };
     bool restored = false;
@@ -533,6 +537,7 @@ bool MainWindow::offerRecovery()
         if (!loaded.session) {
             QString error;
             const QString aside = setFileAside(path, corruptTag(), &error);
+            m_autosave->releaseOrphan(path);
             const QString where = aside.isEmpty() ? tr("It could not be moved aside (%1).").arg(error)
                                                   : tr("It was kept as %1.").arg(QDir::toNativeSeparators(aside));
             statusBar()->showMessage(tr("An autosaved session could not be restored; see the notice."), 15000);
@@ -560,10 +565,12 @@ bool MainWindow::offerRecovery()
         updateTitle();
         m_controller->recomputeNow();
         // This session's own autosave holds it from now on; the old one goes only then.
-        if (m_autosave->writeNow().isEmpty())
+        if (m_autosave->writeNow().isEmpty()) {
             QFile::remove(path);
-        else
+            m_autosave->releaseOrphan(path);
+        } else {
             keepAsBak(path);
+        }
         restored = true;
         QString message = tr("Restored the session autosaved at %1.").arg(savedAt);
         if (!loaded.warnings.isEmpty())
@@ -613,7 +620,7 @@ bool MainWindow::openFile(const QString& path)
     if (!loaded.scenario) {
         // The current scenario and its edits stay as they are.
         m_reportError(tr("Cannot open scenario"), tr("%1:\n%2").arg(QDir::toNativeSeparators(path), loaded.error));
-        if (!QFileInfo::exists(path)) {
+        if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink()) { // gone, not unreadable
             m_recent.remove(path);
             m_settings->setRecentFiles(m_recent.files());
             updateRecentMenu();
@@ -665,7 +672,9 @@ bool MainWindow::saveTo(const QString& path)
 {
     const QString error = saveScenarioFile(m_model->scenario(), path);
     if (!error.isEmpty()) {
-        // QSaveFile left the old file as it was; the edits stay in memory.
+        // The atomic writer left the old file as it was; the edits stay in memory,
+        // marked modified (the title keeps its "*", Quit asks) and in the autosave.
+        statusBar()->showMessage(tr("Save failed: %1").arg(error), 15000);
         m_reportError(tr("Cannot save scenario"), tr("%1:\n%2\n\nYour changes are kept; try another location.")
                                                       .arg(QDir::toNativeSeparators(path), error));
         return false;
@@ -863,10 +872,11 @@ void MainWindow::dropEvent(QDropEvent* event)
             continue;
         const QString path = u.toLocalFile();
         // A scenario file opens; anything else is read as a Hugging Face config.json.
-        QFile f(path);
         bool scenario = path.endsWith(QLatin1String(".gpuplan.json"), Qt::CaseInsensitive);
-        if (!scenario && f.open(QIODevice::ReadOnly) && f.size() < 16 * 1024 * 1024) {
-            const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+        if (!scenario) {
+            QString error; // reported by whichever reader gets it
+            const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &error);
+            const auto j = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
             scenario = j.is_object() && j.value("format", std::string()) == "gpuplanner-scenario";
         }
         if (scenario) {

@@ -1,10 +1,10 @@
 #include "modelspecs.h"
 
+#include "atomicfile.h"
 #include "format.h"
 
 #include "core/errors.h"
 
-#include <QFile>
 #include <QObject>
 #include <QRegularExpression>
 #include <QStringList>
@@ -88,18 +88,14 @@ std::optional<gp::ModelSpec> hfConfigSpecFromText(const QByteArray& text, const 
 
 std::optional<gp::ModelSpec> hfConfigSpecFromFile(const QString& path, QString* error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    QString why;
+    const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &why);
+    if (!why.isEmpty()) {
         if (error)
-            *error = QObject::tr("%1: %2").arg(path, f.errorString());
+            *error = QObject::tr("%1: %2").arg(path, why);
         return std::nullopt;
     }
-    if (f.size() > 16 * 1024 * 1024) {
-        if (error)
-            *error = QObject::tr("%1: larger than 16 MiB; not a config.json").arg(path);
-        return std::nullopt;
-    }
-    return hfConfigSpecFromText(f.readAll(), path, error);
+    return hfConfigSpecFromText(bytes, path, error);
 }
 
 QString describeModel(const gp::ModelArch& m)

@@ -1,5 +1,6 @@
 #include "reportbuilder.h"
 
+#include "atomicfile.h"
 #include "estimatecontroller.h"
 #include "format.h"
 #include "modelspecs.h"
@@ -19,7 +20,6 @@
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -668,21 +668,17 @@ void ReportBuilder::paint(QPdfWriter& writer)
 
 QString ReportBuilder::write(const QString& path)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return file.errorString();
-    {
-        QPdfWriter writer(&file);
+    // Painted into memory, then written by the one atomic writer.
+    return writeFileAtomically(path, [this](QIODevice& device) -> QString {
+        QPdfWriter writer(&device);
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(15, 15, 15, 12), QPageLayout::Millimeter);
         writer.setResolution(300);
         writer.setTitle(QObject::tr("GPU Planner report: %1").arg(QString::fromStdString(m_scenario.name)));
         writer.setCreator(QStringLiteral("GPU Planner"));
         paint(writer);
-    }
-    if (!file.commit())
-        return file.errorString();
-    return {};
+        return {};
+    });
 }
 
 } // namespace gp::ui

@@ -47,7 +47,7 @@ public:
     /// A plan already computed for this scenario; otherwise write() runs gp::plan.
     void setPlan(const gp::PlanResult& plan) { m_plan = plan; }
 
-    /// Writes the PDF atomically (QSaveFile). Returns an error message, "" on success.
+    /// Writes the PDF atomically (writeFileAtomically). Returns an error message, "" on success.
     QString write(const QString& path);
     /// Pages of the last write.
     int pageCount() const { return m_pages; }

@@ -1,32 +1,25 @@
 #include "scenariofile.h"
 
+#include "atomicfile.h"
+
 #include "core/errors.h"
 
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
-#include <QSaveFile>
 
 namespace gp::ui {
-
-namespace {
-constexpr qint64 kMaxBytes = 16 * 1024 * 1024;
-}
 
 LoadedScenario loadScenarioFile(const QString& path)
 {
     LoadedScenario out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        out.error = QObject::tr("cannot open: %1").arg(f.errorString());
+    QString error;
+    const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &error);
+    if (!error.isEmpty()) {
+        out.error = QObject::tr("cannot open: %1").arg(error);
         return out;
     }
-    if (f.size() > kMaxBytes) {
-        out.error = QObject::tr("the file is larger than 16 MiB; scenarios are small JSON files");
-        return out;
-    }
-    const QByteArray bytes = f.readAll();
     try {
         gp::ParsedScenario parsed = gp::parseScenario(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
         for (const auto& w : parsed.warnings)
@@ -41,21 +34,6 @@ LoadedScenario loadScenarioFile(const QString& path)
         out.error = QString::fromUtf8(e.what());
     }
     return out;
-}
-
-QString writeFileAtomically(const QString& path, const QByteArray& bytes)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return f.errorString();
-    if (f.write(bytes) != bytes.size()) {
-        const QString e = f.errorString();
-        f.cancelWriting();
-        return e;
-    }
-    if (!f.commit())
-        return f.errorString();
-    return {};
 }
 
 QString asidePath(const QString& path, const QString& tag)

@@ -16,10 +16,8 @@ struct LoadedScenario {
 
 /// Reads and validates a .gpuplan.json file.
 LoadedScenario loadScenarioFile(const QString& path);
-/// Writes atomically (QSaveFile): on failure the old file is untouched. Returns an error, "" on success.
+/// Writes atomically (writeFileAtomically): on failure the old file is untouched. Returns an error, "" on success.
 QString saveScenarioFile(const gp::Scenario& s, const QString& path);
-/// Writes bytes atomically; returns an error, "" on success.
-QString writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 /// Moves a file out of the way without deleting it: renames `path` to
 /// "<path>.<tag>" (or "<path>.<tag>-2", "-3", ... when that name is taken), so

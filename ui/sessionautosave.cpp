@@ -1,6 +1,6 @@
 #include "sessionautosave.h"
 
-#include "scenariofile.h"
+#include "atomicfile.h"
 
 #include "core/errors.h"
 
@@ -141,6 +141,27 @@ QStringList SessionAutosave::orphans() const
     return out;
 }
 
+QStringList SessionAutosave::claimOrphans()
+{
+    QStringList out;
+    for (const QString& path : orphans()) {
+        if (m_claimed.count(path))
+            continue;
+        // Between orphans() and here another starting instance may have taken it.
+        auto lock = lockFor(path);
+        if (!lock->tryLock(0))
+            continue;
+        m_claimed.emplace(path, std::move(lock));
+        out << path;
+    }
+    return out;
+}
+
+void SessionAutosave::releaseOrphan(const QString& path)
+{
+    m_claimed.erase(path); // unlocks: the lock file goes
+}
+
 QByteArray SessionAutosave::serialize(const Session& s)
 {
     // The scenario is embedded as the scenario format writes it (a JSON object),
@@ -159,16 +180,12 @@ QByteArray SessionAutosave::serialize(const Session& s)
 SessionAutosave::Loaded SessionAutosave::load(const QString& path)
 {
     Loaded out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        out.error = tr("cannot open: %1").arg(f.errorString());
+    QString error;
+    const QByteArray bytes = readFileBounded(path, kMaxAutosaveBytes, &error);
+    if (!error.isEmpty()) {
+        out.error = tr("cannot open: %1").arg(error);
         return out;
     }
-    if (f.size() > kMaxAutosaveBytes) {
-        out.error = tr("the file is larger than 32 MiB");
-        return out;
-    }
-    const QByteArray bytes = f.readAll();
     const auto doc = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
         out.error = tr("not a JSON object (the file is damaged or incomplete)");

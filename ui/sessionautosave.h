@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -64,7 +65,12 @@ public:
 
     /// Autosaves in directory() of sessions that are no longer running, newest first.
     QStringList orphans() const;
-    /// Reads an autosave; never throws.
+    /// orphans(), each now locked by this object until releaseOrphan() (or its end),
+    /// so that of two instances started after a crash only one offers a given autosave.
+    QStringList claimOrphans();
+    /// Gives up the claim on an orphan (after it was restored, removed or set aside).
+    void releaseOrphan(const QString& path);
+    /// Reads an autosave (at most 32 MiB, a regular file); never throws.
     static Loaded load(const QString& path);
     /// The autosave document for a session (JSON, UTF-8).
     static QByteArray serialize(const Session& s);
@@ -80,6 +86,7 @@ private:
     QString m_dir;
     QString m_path;
     std::unique_ptr<QLockFile> m_lock;
+    std::map<QString, std::unique_ptr<QLockFile>> m_claimed; // orphans this instance is recovering
     QTimer* m_timer;
     std::function<Session()> m_source;
 };

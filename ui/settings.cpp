@@ -1,5 +1,6 @@
 #include "settings.h"
 
+#include "atomicfile.h"
 #include "scenariofile.h"
 
 #include <QCoreApplication>
@@ -8,6 +9,7 @@
 #include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <cmath>
 #include <functional>
@@ -23,6 +25,31 @@ const auto kLastDir = QStringLiteral("files/lastDirectory");
 const auto kGeometry = QStringLiteral("window/geometry");
 const auto kState = QStringLiteral("window/state");
 const auto kSplitter = QStringLiteral("window/splitter");
+
+/// The file QSettings() keeps the application's settings in, "" where it is not a file.
+QString nativeSettingsFile()
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_DARWIN)
+    return QFileInfo(QSettings().fileName()).absoluteFilePath();
+#else
+    return {};
+#endif
+}
+
+/// A value as text, to compare what QSettings holds with what it reads back.
+QString valueText(const QVariant& held, const QVariant& v)
+{
+    if (held.typeId() == QMetaType::QStringList)
+        return v.toStringList().join(QChar(0x1f));
+    if (held.typeId() == QMetaType::QByteArray)
+        return QString::fromLatin1(v.toByteArray().toHex());
+    return v.toString();
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("Settings", text);
+}
 } // namespace
 
 QString applicationVersion()
@@ -45,16 +72,53 @@ Settings::~Settings() = default;
 
 void Settings::open()
 {
+    m_filePath = m_iniPath.isEmpty() ? nativeSettingsFile() : QFileInfo(m_iniPath).absoluteFilePath();
+    if (!m_filePath.isEmpty()) {
+        m_staging = std::make_unique<QTemporaryDir>();
+        if (!m_staging->isValid()) {
+            m_problems << tr("Cannot create a temporary folder (%1); settings are written without a check.")
+                              .arg(m_staging->errorString());
+            m_staging.reset();
+        }
+    }
     auto make = [this] {
+        if (m_staging)
+            return std::make_unique<QSettings>(stagingPath(), QSettings::IniFormat);
         return m_iniPath.isEmpty() ? std::make_unique<QSettings>()
                                    : std::make_unique<QSettings>(m_iniPath, QSettings::IniFormat);
     };
+    const QFileInfo info(m_filePath);
+    if (m_staging && (info.exists() || info.isSymLink())) {
+        // Read here, bounded (a FIFO or /dev/zero is refused), and handed to QSettings as a copy.
+        QString why;
+        const QByteArray bytes = readFileBounded(m_filePath, kMaxReadBytes, &why);
+        if (why.isEmpty()) {
+            QFile copy(stagingPath());
+            if (!copy.open(QIODevice::WriteOnly) || copy.write(bytes) != bytes.size() || !copy.flush())
+                why = tr("cannot copy it to %1: %2").arg(QDir::toNativeSeparators(stagingPath()), copy.errorString());
+            copy.close();
+        }
+        if (why.isEmpty()) {
+            m_fileBytes = bytes;
+        } else {
+            QFile::remove(stagingPath());
+            QString error;
+            const QString aside = setFileAside(m_filePath, corruptTag(), &error);
+            const QString file = QDir::toNativeSeparators(m_filePath);
+            m_problems << (aside.isEmpty() ? tr("The settings file %1 cannot be read (%2) and could not be moved aside "
+                                                "(%3); the defaults are used.")
+                                                 .arg(file, why, error)
+                                           : tr("The settings file %1 cannot be read (%2); the defaults are used. The "
+                                                "old file was kept as %3.")
+                                                 .arg(file, why, QDir::toNativeSeparators(aside)));
+        }
+    }
     m_settings = make();
     // QSettings reads lazily: sync() reads the file and checks the section
     // headers, the lines of a section are parsed when first asked for.
     m_settings->sync();
     (void)m_settings->allKeys();
-    const QString path = m_settings->fileName();
+    const QString path = m_filePath.isEmpty() ? m_settings->fileName() : m_filePath;
     if (m_settings->status() == QSettings::FormatError && QFileInfo(path).isFile()) {
         // Unparseable: keep the file for the user under another name and start
         // from the defaults, so this start works and the next one is clean.
@@ -64,6 +128,7 @@ void Settings::open()
         m_settings = make();
         m_settings->clear(); // whatever the cache still holds of the bad file
         m_settings->sync();
+        m_fileBytes.clear();
         const QString file = QDir::toNativeSeparators(path);
         if (aside.isEmpty())
             m_problems << QCoreApplication::translate("Settings", "The settings file %1 is not a valid settings file "
@@ -114,7 +179,7 @@ void Settings::checkStoredValues()
             bad << key;
     if (bad.isEmpty())
         return;
-    const QString path = m_settings->fileName();
+    const QString path = m_filePath.isEmpty() ? m_settings->fileName() : m_filePath;
     QString kept;
     if (QFileInfo(path).isFile()) {
         const QString aside = asidePath(path, corruptTag());
@@ -124,7 +189,7 @@ void Settings::checkStoredValues()
     }
     for (const auto& key : bad)
         m_settings->remove(key);
-    m_settings->sync();
+    sync();
     m_problems << QCoreApplication::translate("Settings", "Invalid values in the settings file %1 were replaced by the "
                                                           "defaults: %2.%3")
                       .arg(QDir::toNativeSeparators(path), bad.join(QStringLiteral(", ")), kept);
@@ -148,6 +213,7 @@ gp::PricingModel Settings::defaultPricingModel() const
 void Settings::setDefaultPricingModel(gp::PricingModel m)
 {
     m_settings->setValue(kPricing, static_cast<int>(m));
+    sync();
 }
 
 double Settings::electricityUsdPerKwh() const
@@ -159,6 +225,7 @@ double Settings::electricityUsdPerKwh() const
 void Settings::setElectricityUsdPerKwh(double v)
 {
     m_settings->setValue(kElectricity, v);
+    sync();
 }
 
 QString Settings::currencySymbol() const
@@ -170,6 +237,7 @@ QString Settings::currencySymbol() const
 void Settings::setCurrencySymbol(const QString& s)
 {
     m_settings->setValue(kCurrency, s);
+    sync();
 }
 
 QStringList Settings::recentFiles() const
@@ -180,6 +248,7 @@ QStringList Settings::recentFiles() const
 void Settings::setRecentFiles(const QStringList& files)
 {
     m_settings->setValue(kRecent, files);
+    sync();
 }
 
 QString Settings::lastDirectory() const
@@ -190,6 +259,7 @@ QString Settings::lastDirectory() const
 void Settings::setLastDirectory(const QString& dir)
 {
     m_settings->setValue(kLastDir, dir);
+    sync();
 }
 
 QByteArray Settings::windowGeometry() const
@@ -200,6 +270,7 @@ QByteArray Settings::windowGeometry() const
 void Settings::setWindowGeometry(const QByteArray& g)
 {
     m_settings->setValue(kGeometry, g);
+    sync();
 }
 
 QByteArray Settings::windowState() const
@@ -210,6 +281,7 @@ QByteArray Settings::windowState() const
 void Settings::setWindowState(const QByteArray& s)
 {
     m_settings->setValue(kState, s);
+    sync();
 }
 
 QByteArray Settings::splitterState() const
@@ -220,6 +292,7 @@ QByteArray Settings::splitterState() const
 void Settings::setSplitterState(const QByteArray& s)
 {
     m_settings->setValue(kSplitter, s);
+    sync();
 }
 
 gp::Scenario Settings::newScenario() const
@@ -230,9 +303,82 @@ gp::Scenario Settings::newScenario() const
     return s;
 }
 
-void Settings::sync()
+QString Settings::stagingPath() const
+{
+    return m_staging ? m_staging->filePath(QStringLiteral("settings.ini")) : QString();
+}
+
+bool Settings::verifyStaging(const QByteArray& bytes, QString* error)
+{
+    // QSettings wrote its copy with QSaveFile, which may say nothing of a short write:
+    // read back by a fresh QSettings (a new name, so not its cache), it must hold
+    // every key with its value.
+    const QString probe = m_staging->filePath(QStringLiteral("verify-%1.ini").arg(++m_verifications));
+    bool same = false;
+    {
+        QFile f(probe);
+        if (f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.flush()) {
+            f.close();
+            QSettings check(probe, QSettings::IniFormat);
+            QStringList keys = m_settings->allKeys();
+            QStringList read = check.allKeys();
+            keys.sort();
+            read.sort();
+            same = check.status() == QSettings::NoError && keys == read;
+            for (int i = 0; same && i < keys.size(); ++i) {
+                const QVariant held = m_settings->value(keys[i]);
+                same = valueText(held, held) == valueText(held, check.value(keys[i]));
+            }
+        }
+    }
+    QFile::remove(probe);
+    if (!same)
+        *error = tr("the settings could not be written completely to the temporary folder %1 (is the disk full?)")
+                     .arg(QDir::toNativeSeparators(m_staging->path()));
+    return same;
+}
+
+QString Settings::sync()
 {
     m_settings->sync();
+    QString error;
+    if (!m_staging) {
+        if (m_settings->status() == QSettings::AccessError)
+            error = tr("cannot write the settings to %1").arg(QDir::toNativeSeparators(m_settings->fileName()));
+        m_lastSyncError = error;
+        return error;
+    }
+    if (m_settings->status() != QSettings::NoError) {
+        error = tr("cannot write a temporary copy in %1").arg(QDir::toNativeSeparators(m_staging->path()));
+    } else {
+        QByteArray bytes;
+        if (QFileInfo::exists(stagingPath()))
+            bytes = readFileBounded(stagingPath(), kMaxReadBytes, &error);
+        const bool changed = bytes != m_fileBytes || (!bytes.isEmpty() && !QFileInfo::exists(m_filePath));
+        if (error.isEmpty() && changed && verifyStaging(bytes, &error)) {
+            if (!QDir().mkpath(QFileInfo(m_filePath).absolutePath()))
+                error = tr("cannot create the folder %1").arg(QDir::toNativeSeparators(QFileInfo(m_filePath).absolutePath()));
+            else
+                error = writeFileAtomically(m_filePath, bytes);
+            if (error.isEmpty())
+                m_fileBytes = bytes;
+        }
+    }
+    if (!error.isEmpty())
+        error = tr("Cannot save the settings to %1: %2").arg(QDir::toNativeSeparators(m_filePath), error);
+    m_lastSyncError = error;
+    return error;
+}
+
+QString Settings::currencySymbolProblem(const QString& symbol)
+{
+    if (symbol.size() > kMaxCurrencyChars)
+        return tr("The currency symbol is at most %1 characters long (\"%2\" has %3).")
+            .arg(QString::number(kMaxCurrencyChars), symbol, QString::number(symbol.size()));
+    for (const QChar c : symbol)
+        if (!c.isPrint() || c.isSpace())
+            return tr("The currency symbol cannot hold spaces or control characters.");
+    return {};
 }
 
 } // namespace gp::ui

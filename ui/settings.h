@@ -8,6 +8,7 @@
 #include <memory>
 
 class QSettings;
+class QTemporaryDir;
 
 namespace gp::ui {
 
@@ -17,7 +18,12 @@ QString applicationVersion();
 /// The one typed access point to persistent settings (cf. Tiled's session.h):
 /// nothing else in the app touches QSettings keys.
 ///
-/// A settings file that cannot be parsed is renamed to "<name>.corrupt-<timestamp>"
+/// QSettings works on a private copy of the settings file (it writes with QSaveFile,
+/// which can leave an empty file on a full disk); sync() checks that copy and writes
+/// it over the real file with writeFileAtomically(). The real file is read bounded
+/// (a FIFO or device is refused) before QSettings sees any of it.
+///
+/// A settings file that cannot be read or parsed is renamed to "<name>.corrupt-<timestamp>"
 /// and the defaults are used; values of the wrong type or out of range are copied
 /// aside the same way, dropped, and read as their defaults. Either way start-up
 /// goes on and loadProblems() says what happened.
@@ -55,7 +61,15 @@ public:
     /// The scenario New starts from: the core default with the pricing defaults applied.
     gp::Scenario newScenario() const;
 
-    void sync();
+    /// Writes the settings file (atomically, through writeFileAtomically) when it
+    /// changed. Returns the error, "" on success; a failed write leaves the file as it was.
+    QString sync();
+    /// The error of the last write that failed ("" after one that succeeded).
+    QString lastSyncError() const { return m_lastSyncError; }
+    /// Longest currency symbol setCurrencySymbol() takes.
+    static constexpr int kMaxCurrencyChars = 4;
+    /// "" when `symbol` can be the currency symbol, else why not (for the settings dialog).
+    static QString currencySymbolProblem(const QString& symbol);
 
     /// What was wrong with the stored settings when they were read (one sentence
     /// each, naming the file and where the original was kept); empty when all was well.
@@ -68,8 +82,16 @@ private:
     void open();
     void checkStoredValues();
 
+    QString stagingPath() const;
+    bool verifyStaging(const QByteArray& bytes, QString* error);
+
     QString m_iniPath; // empty: the application's settings
+    QString m_filePath; // the settings file; "" where the platform keeps settings elsewhere (registry)
+    std::unique_ptr<QTemporaryDir> m_staging;
     std::unique_ptr<QSettings> m_settings;
+    QByteArray m_fileBytes; // what the settings file holds (as read or last written)
+    QString m_lastSyncError;
+    int m_verifications = 0;
     QStringList m_problems;
 };
 

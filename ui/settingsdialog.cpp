@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QVBoxLayout>
 
 namespace gp::ui {
@@ -20,6 +21,7 @@ SettingsDialog::SettingsDialog(Settings& settings, QWidget* parent)
     , m_currency(new QLineEdit(this))
 {
     setWindowTitle(tr("Settings"));
+    m_reportError = [this](const QString& t, const QString& m) { QMessageBox::warning(this, t, m); };
     m_pricing->addItem(tr("Rent on demand"), static_cast<int>(gp::PricingModel::OnDemand));
     m_pricing->addItem(tr("Rent spot / preemptible"), static_cast<int>(gp::PricingModel::Spot));
     m_pricing->addItem(tr("Rent reserved"), static_cast<int>(gp::PricingModel::Reserved));
@@ -33,7 +35,7 @@ SettingsDialog::SettingsDialog(Settings& settings, QWidget* parent)
     m_electricity->setValue(settings.electricityUsdPerKwh());
     m_electricity->setAccessibleName(tr("Default electricity price"));
     m_currency->setText(settings.currencySymbol());
-    m_currency->setMaxLength(4);
+    m_currency->setMaxLength(Settings::kMaxCurrencyChars);
     m_currency->setAccessibleName(tr("Currency symbol"));
     m_currency->setToolTip(tr("Shown in front of money values; prices stay in USD (no conversion)"));
 
@@ -54,10 +56,17 @@ SettingsDialog::SettingsDialog(Settings& settings, QWidget* parent)
 
 void SettingsDialog::accept()
 {
+    const QString symbol = m_currency->text().trimmed();
+    if (const QString problem = Settings::currencySymbolProblem(symbol); !problem.isEmpty()) {
+        m_reportError(tr("Currency symbol"), problem);
+        m_currency->setFocus();
+        return;
+    }
     m_settings.setDefaultPricingModel(static_cast<gp::PricingModel>(m_pricing->currentData().toInt()));
     m_settings.setElectricityUsdPerKwh(m_electricity->value());
-    m_settings.setCurrencySymbol(m_currency->text().trimmed());
-    m_settings.sync();
+    m_settings.setCurrencySymbol(symbol);
+    if (const QString error = m_settings.sync(); !error.isEmpty())
+        m_reportError(tr("Cannot save the settings"), error + QLatin1Char('\n') + tr("They apply until GPU Planner is closed."));
     QDialog::accept();
 }
 

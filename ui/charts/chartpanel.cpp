@@ -1,6 +1,8 @@
 #include "chartpanel.h"
 #include "chartstyle.h"
 
+#include "ui/atomicfile.h"
+
 #include "core/estimate.h"
 
 #include <QAbstractBarSeries>
@@ -13,7 +15,6 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 
@@ -139,26 +140,26 @@ namespace detail {
 
 QString saveChartImage(QChartView* view, const QString& path, const QString& title)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return file.errorString();
+    // Painted into memory, then written by the one atomic writer.
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("svg")) {
+    return writeFileAtomically(path, [&](QIODevice& device) -> QString {
+        if (suffix == QLatin1String("svg")) {
 #ifdef GP_HAVE_SVG
-        QSvgGenerator gen;
-        gen.setOutputDevice(&file);
-        gen.setSize(view->size());
-        gen.setViewBox(QRect(QPoint(0, 0), view->size()));
-        gen.setTitle(title);
-        QPainter p(&gen);
-        view->render(&p);
-        p.end();
+            QSvgGenerator gen;
+            gen.setOutputDevice(&device);
+            gen.setSize(view->size());
+            gen.setViewBox(QRect(QPoint(0, 0), view->size()));
+            gen.setTitle(title);
+            QPainter p(&gen);
+            view->render(&p);
+            p.end();
+            return {};
 #else
-        Q_UNUSED(title);
-        file.cancelWriting();
-        return QObject::tr("This build has no SVG support (Qt SVG was not found); save as PNG.");
+            Q_UNUSED(title);
+            Q_UNUSED(device);
+            return QObject::tr("This build has no SVG support (Qt SVG was not found); save as PNG.");
 #endif
-    } else {
+        }
         const qreal dpr = 2.0; // crisp on high-DPI screens and in documents
         QPixmap pm(view->size() * dpr);
         pm.setDevicePixelRatio(dpr);
@@ -167,12 +168,10 @@ QString saveChartImage(QChartView* view, const QString& path, const QString& tit
         p.setRenderHint(QPainter::Antialiasing);
         view->render(&p);
         p.end();
-        if (!pm.save(&file, "PNG"))
+        if (!pm.save(&device, "PNG"))
             return QObject::tr("could not encode the PNG image");
-    }
-    if (!file.commit())
-        return file.errorString();
-    return {};
+        return {};
+    });
 }
 
 } // namespace detail
