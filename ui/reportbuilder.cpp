@@ -599,7 +599,13 @@ void ReportBuilder::paint(QPdfWriter& writer)
     if (m_sections & RentBuySection) {
         text(htmlRentBuy(), m_rentBuy.has_value());
         if (m_rentBuy)
-            chart([this, options](QPainter* p, const QRectF& r) { charts::paintRentBuyChart(*m_rentBuy, options, p, r); }, 0.40);
+            chart([this, options](QPainter* p, const QRectF& r) {
+                // The chart's break-even point label sits on the curves and the
+                // rule; the table above and the verdict below give the month.
+                gp::RentVsBuy unmarked = *m_rentBuy;
+                unmarked.breakEvenMonth.reset();
+                charts::paintRentBuyChart(unmarked, options, p, r);
+            }, 0.40);
         text(htmlRentBuyAfterChart());
     }
     // One item per section, so a heading moves to the next page with its table

@@ -248,8 +248,9 @@ private slots:
         QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: inference"));
         // Naming, then going back to the automatic name, both undoable.
         m.setName(QStringLiteral("Mine"));
+        m.setMode(gp::Mode::Training);
         m.useAutomaticName();
-        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: inference"));
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: LoRA fine-tune"));
         m.undoStack()->undo();
         QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Mine"));
         QVERIFY(!m.hasAutomaticName());
