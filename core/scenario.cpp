@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "scenarioname.h"
 
 #include "jsonread.h"
 
@@ -531,7 +532,6 @@ std::string scenarioToJson(const Scenario& s)
 Scenario defaultScenario()
 {
     Scenario s;
-    s.name = "Llama 3.1 8B: fine-tune with LoRA, then serve";
     s.modelSpec.form = ModelSpec::Form::Preset;
     s.modelSpec.presetId = "llama-3.1-8b";
     s.model = resolveModel(s.modelSpec);
@@ -552,6 +552,7 @@ Scenario defaultScenario()
     s.inference.outputTokens = 256;
     s.inference.targets.ttftMs = 1000;
     s.inference.targets.tpotMs = 50;
+    s.name = autoScenarioName(s); // "Llama 3.1 8B: LoRA fine-tune": it follows the content
     return s;
 }
 

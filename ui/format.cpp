@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <QObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gp::ui {
@@ -40,6 +41,58 @@ QString formatMoney(double usd, const QString& currency)
     if (std::fabs(usd) >= 1000)
         return currency + groupingC().toString(std::round(usd), 'f', 0);
     return currency + formatNumber(usd, 3);
+}
+
+QString formatPrice(double usd, const QString& currency)
+{
+    return usd > 0 && std::isfinite(usd) ? formatMoney(usd, currency) : QObject::tr("no price");
+}
+
+QString printableName(const QString& s, int maxChars)
+{
+    QString out;
+    const int limit = std::max(2, maxChars);
+    out.reserve(std::min<qsizetype>(s.size(), limit + 1));
+    bool space = false;
+    for (const QChar c : s) {
+        const auto cat = c.category();
+        if (c.isSpace() || cat == QChar::Other_Control || cat == QChar::Other_Format || cat == QChar::Separator_Line ||
+            cat == QChar::Separator_Paragraph) {
+            space = !out.isEmpty();
+            continue;
+        }
+        if (space)
+            out += QLatin1Char(' ');
+        space = false;
+        out += c;
+        if (out.size() > limit) {
+            out.truncate(limit - 1);
+            if (out.back().isHighSurrogate())
+                out.chop(1);
+            while (out.endsWith(QLatin1Char(' ')))
+                out.chop(1);
+            return out + QStringLiteral("…");
+        }
+    }
+    return out;
+}
+
+QString fileNameStem(const QString& name)
+{
+    QString stem;
+    for (const QChar c : name) {
+        const QChar l = c.toLower();
+        if ((l >= QLatin1Char('a') && l <= QLatin1Char('z')) || (l >= QLatin1Char('0') && l <= QLatin1Char('9')))
+            stem += l;
+        else if (!stem.isEmpty() && !stem.endsWith(QLatin1Char('-')))
+            stem += QLatin1Char('-');
+        if (stem.size() >= 60)
+            break;
+    }
+    stem.truncate(60);
+    while (stem.endsWith(QLatin1Char('-')))
+        stem.chop(1);
+    return stem.isEmpty() ? QStringLiteral("scenario") : stem;
 }
 
 QString formatHours(double hours)

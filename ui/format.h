@@ -8,6 +8,16 @@ namespace gp::ui {
 QString formatNumber(double v, int significant = 3);
 /// Money with a currency symbol: "$1,234", "$12.3", "$0.412".
 QString formatMoney(double usd, const QString& currency = QStringLiteral("$"));
+/// A price, or "no price" when the catalog lists none (zero or less): never "$0".
+QString formatPrice(double usd, const QString& currency = QStringLiteral("$"));
+/// A user-given name fit to paint on one line: control, format and line-break
+/// characters (escape sequences, CR/LF, bidi overrides) become spaces, runs of
+/// white space collapse, and past `maxChars` characters it ends in "…". Reads
+/// only as far as it needs, so a megabyte-long name costs next to nothing.
+QString printableName(const QString& s, int maxChars = 120);
+/// A safe file-name stem from a name: lower-case ASCII letters and digits joined
+/// by "-", at most 60 characters; "scenario" when nothing is left.
+QString fileNameStem(const QString& name);
 /// Duration in hours as people read it: "45 min", "12.5 h", "3.2 days".
 QString formatHours(double hours);
 /// A parameter count: "8.03B", "124M", "1.5T".

@@ -40,7 +40,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QStyle>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -652,14 +651,8 @@ bool MainWindow::save()
 bool MainWindow::saveAs()
 {
     QString suggested = m_file;
-    if (suggested.isEmpty()) {
-        QString base = QString::fromStdString(m_model->scenario().name).toLower();
-        base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-        base = base.left(60);
-        while (base.endsWith(QLatin1Char('-')))
-            base.chop(1);
-        suggested = QDir(dialogDir()).filePath((base.isEmpty() ? QStringLiteral("scenario") : base) + QStringLiteral(".gpuplan.json"));
-    }
+    if (suggested.isEmpty())
+        suggested = QDir(dialogDir()).filePath(m_model->fileNameStem() + QStringLiteral(".gpuplan.json"));
     QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), suggested, tr("GPU Planner scenarios (*.gpuplan.json)"));
     if (path.isEmpty())
         return false;
@@ -728,7 +721,7 @@ bool MainWindow::exportCsv(const QString& path)
 
 void MainWindow::exportReportDialog()
 {
-    QString base = m_file.isEmpty() ? QDir(dialogDir()).filePath(QStringLiteral("gpu-report.pdf"))
+    QString base = m_file.isEmpty() ? QDir(dialogDir()).filePath(m_model->fileNameStem() + QStringLiteral(".pdf"))
                                     : QString(m_file).replace(QStringLiteral(".gpuplan.json"), QStringLiteral(".pdf"));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), base, tr("PDF (*.pdf)"));
     if (!path.isEmpty())

@@ -132,8 +132,11 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
         case LayoutColumn: return planLayoutText(o);
         case PrecisionColumn: return QString::fromStdString(o.precision);
         case BatchColumn: return planBatchText(o, m_mode);
-        case UsdPerHourColumn: return formatMoney(o.usdPerHour, m_currency);
-        case CostColumn: return std::isfinite(o.costKey) ? formatMoney(o.costKey, m_currency) : QStringLiteral("—");
+        case UsdPerHourColumn: return formatPrice(o.usdPerHour, m_currency);
+        case CostColumn:
+            return o.usdPerHour <= 0 ? tr("no price")
+                   : std::isfinite(o.costKey) ? formatMoney(o.costKey, m_currency)
+                                              : QStringLiteral("—");
         case TimeColumn: return std::isfinite(o.timeKey) ? formatNumber(o.timeKey, 3) : QStringLiteral("—");
         case MemoryColumn: return tr("%1 / %2").arg(formatNumber(memGiB, 3), formatNumber(capGiB, 3));
         case WhyColumn: return QString::fromStdString(o.why);

@@ -6,17 +6,18 @@
 #include "modelspecs.h"
 
 #include "plantablemodel.h"
-#include "rentbuypage.h"
 #include "rulestablemodel.h"
 
 #include "charts/chartfactory.h"
 #include "charts/plannercharts.h"
 
 #include "core/errors.h"
+#include "core/scenarioname.h"
 #include "core/units.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
@@ -111,6 +112,7 @@ QString scenarioSummary(const gp::Scenario& s)
 
 ReportBuilder::ReportBuilder(const gp::Scenario& scenario, const gp::Estimate& estimate, const gp::Catalog& catalog)
     : m_scenario(scenario)
+    , m_title(printableName(QString::fromStdString(scenario.name.empty() ? gp::autoScenarioName(scenario) : scenario.name)))
     , m_estimate(estimate)
     , m_catalog(catalog)
 {
@@ -132,19 +134,25 @@ QStringList ReportBuilder::shownGpuIds() const
     return out;
 }
 
+ReportRecommendation ReportBuilder::recommendation() const
+{
+    return reportRecommendation(m_scenario, m_estimate, m_plan ? &*m_plan : nullptr, m_currency);
+}
+
 QString ReportBuilder::htmlBeforeCharts() const
 {
     const auto& e = m_estimate;
     const bool inference = m_scenario.mode == gp::Mode::Inference;
     QString h = kStyle;
-    h += QStringLiteral("<h1>%1</h1>").arg(esc(m_scenario.name.empty() ? std::string("Untitled scenario") : m_scenario.name));
+    h += QStringLiteral("<h1>%1</h1>").arg(htmlEscape(m_title));
     h += QObject::tr("<p class='muted'>GPU Planner report, %1</p>").arg(m_timestamp.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     h += QObject::tr("<p><b>Scenario:</b> %1.</p>").arg(htmlEscape(scenarioSummary(m_scenario)));
     h += QObject::tr("<p><b>Model:</b> %1.</p>").arg(htmlEscape(describeModel(m_scenario.model)));
 
     h += QObject::tr("<h2>Recommendation</h2>");
-    const int rec = recommendedIndex(e);
-    h += QStringLiteral("<p>%1</p>").arg(htmlEscape(recommendationText(e, m_currency)));
+    const ReportRecommendation recommended = recommendation();
+    const int rec = recommended.estimateIndex;
+    h += QStringLiteral("<p>%1</p>").arg(htmlEscape(recommended.headline));
     if (rec >= 0) {
         const auto& r = e.results[static_cast<std::size_t>(rec)];
         QStringList why;
@@ -160,6 +168,8 @@ QString ReportBuilder::htmlBeforeCharts() const
                          "table and the cost charts.</p>")
                  .arg(htmlEscape(why.join(QStringLiteral("; "))));
     }
+    if (!recommended.plannerNote.isEmpty())
+        h += QStringLiteral("<p>%1</p>").arg(htmlEscape(recommended.plannerNote));
     for (const auto& w : e.warnings)
         h += QStringLiteral("<p class='warn'>%1</p>").arg(esc(w));
 
@@ -191,15 +201,18 @@ QString ReportBuilder::htmlBeforeCharts() const
             h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
                      .arg(opt(r.inference->ttftMs ? r.inference->ttftMs : r.inference->latencyMs), opt(r.inference->tpotMs));
             h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
-                     .arg(formatMoney(r.usdPerHour, m_currency),
-                          r.inference->usdPerMillionTokens ? formatMoney(*r.inference->usdPerMillionTokens, m_currency)
-                                                           : QStringLiteral("—"));
+                     .arg(formatPrice(r.usdPerHour, m_currency),
+                          r.inference->usdPerMillionTokens ? formatPrice(*r.inference->usdPerMillionTokens, m_currency)
+                          : r.usdPerHour > 0               ? QStringLiteral("—")
+                                                           : QObject::tr("no price"));
         } else if (r.training) {
             h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
                      .arg(formatNumber(r.training->stepMs), opt(r.training->hours));
             h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td>")
-                     .arg(formatMoney(r.usdPerHour, m_currency),
-                          r.training->costUsd ? formatMoney(*r.training->costUsd, m_currency) : QStringLiteral("—"));
+                     .arg(formatPrice(r.usdPerHour, m_currency),
+                          r.training->costUsd ? formatPrice(*r.training->costUsd, m_currency)
+                          : r.usdPerHour > 0  ? QStringLiteral("—")
+                                              : QObject::tr("no price"));
         }
         h += QStringLiteral("<td align='right'>±%1%</td></tr>").arg(formatNumber(r.uncertainty.throughput * 100, 2));
     }
@@ -305,7 +318,7 @@ QString ReportBuilder::htmlAfterCharts() const
             src << esc(s);
         h += QStringLiteral("<tr><td>%1%2</td><td>%3 (%4)<br><span class='muted'>%5</span></td><td>%6</td><td>%7</td></tr>")
                  .arg(esc(g->name), g->userDefined ? QObject::tr(" <i>(user edited)</i>") : QString(),
-                      formatMoney(g->pricePerHour.typical, m_currency), esc(g->pricePerHour.seen), esc(g->pricePerHour.providers),
+                      formatPrice(g->pricePerHour.typical, m_currency), esc(g->pricePerHour.seen), esc(g->pricePerHour.providers),
                       g->purchaseUsd > 0 ? formatMoney(g->purchaseUsd, m_currency) : QStringLiteral("—"),
                       src.join(QStringLiteral("<br>")));
     }
@@ -324,7 +337,9 @@ void ReportBuilder::prepare()
             lines << QString::fromStdString(d.text());
         return lines.join(QStringLiteral("; "));
     };
-    if ((m_sections & PlanSection) && !m_plan) {
+    // The plan is needed for its section, and for the recommendation when no GPU
+    // meets the targets as configured.
+    if (((m_sections & PlanSection) || recommendedIndex(m_estimate) < 0) && !m_plan) {
         try {
             m_plan = gp::plan(m_scenario, m_catalog, gp::PlanRequest{kMaxPlanOptions});
         } catch (const gp::InputError& e) {
@@ -334,9 +349,19 @@ void ReportBuilder::prepare()
         }
     }
     if (m_sections & RentBuySection) {
-        const auto pick = rentBuyChoice(m_estimate, m_scenario, m_catalog);
+        // The recommendation's GPUs; only when there is none, the best-ranked GPU with a price.
+        const ReportRecommendation rec = recommendation();
+        std::optional<GpuChoice> pick;
+        if (rec.source != ReportRecommendation::Source::None)
+            pick = GpuChoice{rec.gpu, rec.gpus};
+        else
+            pick = rentBuyChoice(m_estimate, m_scenario, m_catalog);
+        m_rentBuyUnrecommended = rec.source == ReportRecommendation::Source::None;
         const gp::Gpu* g = pick ? m_catalog.find(pick->gpu) : nullptr;
-        if (!g) {
+        if (g && g->pricePerHour.typical <= 0 && g->purchaseUsd <= 0) {
+            m_rentBuyError = QObject::tr("The recommended setup, %1, has no rental or purchase price in the catalog.")
+                                 .arg(rec.setup);
+        } else if (!g) {
             m_rentBuyError = QObject::tr("No GPU of this report has a rental or purchase price.");
         } else {
             try {
@@ -399,7 +424,9 @@ QString ReportBuilder::htmlPlan() const
                  .arg(o.replicas > 1 ? QStringLiteral("%1 x %2").arg(o.count).arg(o.replicas) : QString::number(o.count),
                       htmlEscape(planLayoutText(o)), esc(o.precision), htmlEscape(planBatchText(o, mode)));
         h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3</td>")
-                 .arg(formatMoney(o.usdPerHour, m_currency), formatMoney(o.costKey, m_currency), formatNumber(o.timeKey, 3));
+                 .arg(formatPrice(o.usdPerHour, m_currency),
+                      o.usdPerHour > 0 ? formatMoney(o.costKey, m_currency) : QObject::tr("no price"),
+                      formatNumber(o.timeKey, 3));
         h += QStringLiteral("<td align='right'>%1 / %2</td></tr>")
                  .arg(formatNumber(gp::units::bytesToGiB(o.estimate.memory.total()), 3),
                       formatNumber(gp::units::bytesToGiB(o.estimate.capacityBytes), 3));
@@ -442,10 +469,19 @@ QString ReportBuilder::htmlRentBuy() const
         return h;
     }
     const gp::RentVsBuy& r = *m_rentBuy;
-    h += QObject::tr("<p>For the recommended GPU, %1x %2, busy %3% of every hour (%4 GPU-hours a month), over the "
-                     "%5-year amortization period.</p>")
-             .arg(r.count)
-             .arg(esc(r.gpuName), formatNumber(m_scenario.pricing.utilization * 100, 3),
+    const ReportRecommendation rec = recommendation();
+    const QString who = m_rentBuyUnrecommended
+                            ? QObject::tr("No setup meets the targets, so this looks at %1x %2, the best-ranked GPU "
+                                          "with a price")
+                                  .arg(r.count)
+                                  .arg(esc(r.gpuName))
+                        : rec.source == ReportRecommendation::Source::Plan
+                            ? QObject::tr("For the recommended setup, the planner's best, %1 (%2 GPUs)")
+                                  .arg(htmlEscape(rec.setup))
+                                  .arg(r.count)
+                            : QObject::tr("For the recommended GPU, %1x %2").arg(r.count).arg(esc(r.gpuName));
+    h += QObject::tr("<p>%1, busy %2% of every hour (%3 GPU-hours a month), over the %4-year amortization period.</p>")
+             .arg(who, formatNumber(m_scenario.pricing.utilization * 100, 3),
                   formatNumber(r.usedGpuHoursPerMonth, 4), formatNumber(m_scenario.pricing.amortizationYears, 3));
     const auto money = [this](double v) { return v > 0 ? formatMoney(v, m_currency) : QObject::tr("not listed"); };
     h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr>");
@@ -563,7 +599,13 @@ void ReportBuilder::paint(QPdfWriter& writer)
     if (m_sections & RentBuySection) {
         text(htmlRentBuy(), m_rentBuy.has_value());
         if (m_rentBuy)
-            chart([this, options](QPainter* p, const QRectF& r) { charts::paintRentBuyChart(*m_rentBuy, options, p, r); }, 0.40);
+            chart([this, options](QPainter* p, const QRectF& r) {
+                // The chart's break-even point label sits on the curves and the
+                // rule; the table above and the verdict below give the month.
+                gp::RentVsBuy unmarked = *m_rentBuy;
+                unmarked.breakEvenMonth.reset();
+                charts::paintRentBuyChart(unmarked, options, p, r);
+            }, 0.40);
         text(htmlRentBuyAfterChart());
     }
     // One item per section, so a heading moves to the next page with its table
@@ -648,6 +690,11 @@ void ReportBuilder::paint(QPdfWriter& writer)
     // Pass 2: paint page by page, with the footer.
     QFont footerFont(QStringLiteral("DejaVu Sans"));
     footerFont.setPointSizeF(7);
+    // The name is already short (title()); elided once more to the left two thirds
+    // of the line, laid out once, not per page.
+    const QString footer = QFontMetricsF(footerFont, &writer)
+                               .elidedText(QObject::tr("GPU Planner — %1").arg(m_title), Qt::ElideRight,
+                                           writer.width() * 0.66);
     std::size_t next = 0;
     for (int p = 0; p < m_pages; ++p) {
         if (p > 0)
@@ -658,8 +705,7 @@ void ReportBuilder::paint(QPdfWriter& writer)
         painter.setFont(footerFont);
         painter.setPen(QColor(0x55, 0x55, 0x55));
         const QRectF r(0, writer.height() - footerH * 0.8, writer.width(), footerH * 0.8);
-        painter.drawText(r, Qt::AlignLeft | Qt::AlignBottom,
-                         QObject::tr("GPU Planner — %1").arg(QString::fromStdString(m_scenario.name)));
+        painter.drawText(r, Qt::AlignLeft | Qt::AlignBottom, footer);
         painter.drawText(r, Qt::AlignRight | Qt::AlignBottom, QObject::tr("Page %1 of %2").arg(p + 1).arg(m_pages));
         painter.restore();
     }
@@ -674,7 +720,7 @@ QString ReportBuilder::write(const QString& path)
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(15, 15, 15, 12), QPageLayout::Millimeter);
         writer.setResolution(300);
-        writer.setTitle(QObject::tr("GPU Planner report: %1").arg(QString::fromStdString(m_scenario.name)));
+        writer.setTitle(QObject::tr("GPU Planner report: %1").arg(m_title));
         writer.setCreator(QStringLiteral("GPU Planner"));
         paint(writer);
         return {};

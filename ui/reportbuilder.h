@@ -1,4 +1,6 @@
 #pragma once
+#include "reportrecommendation.h"
+
 #include "core/catalog.h"
 #include "core/estimate.h"
 #include "core/planner.h"
@@ -68,12 +70,18 @@ public:
     void prepare();
     const std::optional<gp::PlanResult>& plan() const { return m_plan; }
     const std::optional<gp::RentVsBuy>& rentVsBuy() const { return m_rentBuy; }
+    /// The one recommendation every section uses (with the plan once prepared).
+    ReportRecommendation recommendation() const;
+    /// The scenario's name as painted in the title and footers: the automatic
+    /// name when empty, control characters blanked, elided past 120 characters.
+    const QString& title() const { return m_title; }
 
 private:
     void paint(QPdfWriter& writer);
     std::vector<int> shownIndices() const;
 
     gp::Scenario m_scenario;
+    QString m_title;
     gp::Estimate m_estimate;
     const gp::Catalog& m_catalog;
     QString m_currency = QStringLiteral("$");
@@ -85,6 +93,7 @@ private:
     QString m_planError;
     std::optional<gp::RentVsBuy> m_rentBuy;
     QString m_rentBuyError;
+    bool m_rentBuyUnrecommended = false; // rent vs buy looks at a GPU that is not the recommendation
     std::vector<gp::RuleCheck> m_rules;
 };
 

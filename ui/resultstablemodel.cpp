@@ -148,9 +148,10 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
         case GpuColumn: return QString::fromStdString(r.gpuName) + (r.approximate ? QStringLiteral(" ≈") : QString());
         case FitsColumn: return r.fits ? (r.meetsTargets ? tr("yes") : tr("misses target")) : tr("no");
         case CountColumn: return r.count;
-        case UsdPerHourColumn:
+        case UsdPerHourColumn: return formatPrice(v.value_or(0), m_currency);
         case CostColumn:
-            return v ? formatMoney(*v, m_currency) : QStringLiteral("—");
+            // No cost because the GPU has no price says so, never "$0".
+            return v ? formatPrice(*v, m_currency) : r.usdPerHour > 0 ? QStringLiteral("—") : tr("no price");
         case UncertaintyColumn:
             return QStringLiteral("±%1% / ±%2%")
                 .arg(formatNumber(r.uncertainty.throughput * 100, 2), formatNumber(r.uncertainty.memory * 100, 2));

@@ -1,6 +1,9 @@
 #include "scenariomodel.h"
 
 #include "changevaluecommand.h"
+#include "format.h"
+
+#include "core/scenarioname.h"
 
 #include <QStringList>
 #include <QUndoStack>
@@ -187,6 +190,14 @@ QVariant ScenarioModel::value(Field f) const
 
 void ScenarioModel::setValue(Field f, const QVariant& v)
 {
+    if (f == Field::Name) {
+        // The undo step remembers whether the name was automatic (an invalid value).
+        const bool toAuto = !v.isValid();
+        if (toAuto ? m_autoName : v.toString() == value(f).toString())
+            return;
+        m_undo->push(new ChangeValueCommand(this, f, m_autoName ? QVariant() : value(f), toAuto ? QVariant() : v));
+        return;
+    }
     const QVariant old = value(f);
     if (f == Field::Model) {
         if (sameSpec(old.value<gp::ModelSpec>(), v.value<gp::ModelSpec>()))
@@ -200,6 +211,8 @@ void ScenarioModel::setValue(Field f, const QVariant& v)
 bool ScenarioModel::setValues(const QString& text, const std::vector<std::pair<Field, QVariant>>& values)
 {
     const auto differs = [this](Field f, const QVariant& v) {
+        if (f == Field::Name)
+            return v.isValid() ? v.toString() != value(f).toString() : !m_autoName;
         const QVariant old = value(f);
         if (f == Field::Model)
             return !sameSpec(old.value<gp::ModelSpec>(), v.value<gp::ModelSpec>());
@@ -220,7 +233,10 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     auto& t = s.training;
     auto& i = s.inference;
     switch (f) {
-    case Field::Name: s.name = v.toString().toStdString(); break;
+    case Field::Name:
+        m_autoName = !v.isValid();
+        s.name = m_autoName ? gp::autoScenarioName(s) : v.toString().toStdString();
+        break;
     case Field::Model: {
         s.modelSpec = v.value<gp::ModelSpec>();
         m_modelProblems.clear();
@@ -280,9 +296,25 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     case Field::HostingUsdPerGpuYear: s.pricing.hostingUsdPerGpuYear = v.toDouble(); break;
     case Field::FieldCount: return;
     }
+    // An automatic name follows the content; undo re-applies the old content, so
+    // the name comes back with it.
+    bool renamed = false;
+    if (m_autoName && f != Field::Name) {
+        std::string name = gp::autoScenarioName(s);
+        renamed = name != s.name;
+        if (renamed)
+            s.name = std::move(name);
+    }
     revalidate();
     emit fieldChanged(f);
+    if (renamed)
+        emit fieldChanged(Field::Name);
     emit changed();
+}
+
+QString ScenarioModel::fileNameStem() const
+{
+    return gp::ui::fileNameStem(QString::fromStdString(m_scenario.name));
 }
 
 void ScenarioModel::resetScenario(const gp::Scenario& s)
@@ -296,6 +328,11 @@ void ScenarioModel::resetScenario(const gp::Scenario& s)
     } catch (const std::exception& e) {
         m_modelProblems.push_back({"model", e.what()});
     }
+    // A file's own name sticks unless it is the automatic one (or missing).
+    const std::string automatic = gp::autoScenarioName(m_scenario);
+    m_autoName = m_scenario.name.empty() || m_scenario.name == automatic;
+    if (m_autoName)
+        m_scenario.name = automatic;
     m_undo->clear();
     m_undo->setClean();
     revalidate();

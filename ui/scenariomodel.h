@@ -86,7 +86,16 @@ public:
     void setValue(Field f, const QVariant& v);
 
     // Typed setters for the common edits (all go through setValue).
+    /// Names the scenario explicitly: the name no longer follows the content.
     void setName(const QString& name) { setValue(Field::Name, name); }
+    /// Goes back to the automatic name (undoable).
+    void useAutomaticName() { setValue(Field::Name, QVariant()); }
+    /// True while the name follows the content (gp::autoScenarioName: model and
+    /// mode), i.e. until the user names the scenario or opens a file whose name
+    /// differs from the automatic one.
+    bool hasAutomaticName() const { return m_autoName; }
+    /// A safe file-name stem from the current name ("llama-3-1-70b-inference").
+    QString fileNameStem() const;
     void setModelSpec(const gp::ModelSpec& spec) { setValue(Field::Model, QVariant::fromValue(spec)); }
     void setMode(gp::Mode m) { setValue(Field::Mode, static_cast<int>(m)); }
     void setMicroBatch(int v) { setValue(Field::MicroBatch, v); }
@@ -114,7 +123,8 @@ public:
     /// The messages of the problems at or under the field's key path ("" when none).
     QString problemsFor(Field f) const;
 
-    /// Applies a value without recording it (used by the undo command).
+    /// Applies a value without recording it (used by the undo command). For
+    /// Field::Name an invalid QVariant means "the automatic name".
     void applyValue(Field f, const QVariant& v);
 
 signals:
@@ -131,6 +141,7 @@ private:
     gp::Scenario m_scenario;
     QUndoStack* m_undo = nullptr;
     std::vector<gp::Diagnostic> m_problems;
+    bool m_autoName = true;
     std::vector<gp::Diagnostic> m_modelProblems; // from resolving the model spec
 };
 

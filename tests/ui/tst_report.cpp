@@ -1,6 +1,8 @@
 #include "ui/reportbuilder.h"
 #include "ui/reportcli.h"
 #include "ui/estimatecontroller.h"
+#include "ui/format.h"
+#include "ui/resultstablemodel.h"
 
 #include "core/catalog.h"
 #include "core/cli.h"
@@ -26,6 +28,27 @@ gp::Scenario threeGpuScenario()
     s.name = "Report test: Llama 3.1 8B LoRA";
     s.hardware.gpus = {"nvidia-h100-sxm", "nvidia-a100-80gb-sxm", "nvidia-l40s"};
     return s;
+}
+
+gp::Scenario exampleScenario(const char* file)
+{
+    QFile f(QStringLiteral(GP_EXAMPLES_DIR "/") + QLatin1String(file));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", file);
+    return gp::parseScenario(f.readAll().toStdString()).scenario;
+}
+
+QString pdfText(const QString& file, int page = 0)
+{
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    QProcess p;
+    QStringList args{QStringLiteral("-layout")};
+    if (page > 0)
+        args << QStringLiteral("-f") << QString::number(page) << QStringLiteral("-l") << QString::number(page);
+    p.start(pdftotext, args << file << QStringLiteral("-"));
+    p.waitForFinished(30000);
+    // pdftotext keeps the font's ligatures ("ﬁts"); NFKC folds them back.
+    return QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC);
 }
 
 int pdfPageObjects(const QByteArray& pdf)
@@ -135,6 +158,107 @@ private slots:
         QVERIFY(pdfText(path, 1).contains(QStringLiteral("Memory per GPU")));
         const QString base1 = pdfText(m_dir.filePath(QStringLiteral("base.pdf")));
         QVERIFY(!base1.contains(QStringLiteral("Rules of thumb")));
+    }
+
+    void servingReportNamesTheScenarioAndAgreesWithThePlan()
+    {
+        // 70B serving with every target set: one GPU of any kind misses a target,
+        // so page 1, the plan and rent vs buy all name the planner's #1.
+        const gp::Scenario s = exampleScenario("llama31-70b-serve-targets.gpuplan.json");
+        QVERIFY(s.inference.targets.ttftMs && s.inference.targets.tpotMs && s.inference.targets.requestsPerS);
+        const auto& cat = gp::Catalog::builtin();
+        const gp::Estimate e = gp::estimate(s, cat);
+        QCOMPARE(gp::ui::recommendedIndex(e), -1);
+        gp::ui::ReportBuilder b(s, e, cat);
+        b.prepare();
+        QVERIFY(b.plan().has_value());
+        const gp::PlanOption& best = b.plan()->options.front();
+        const gp::ui::ReportRecommendation rec = b.recommendation();
+        QCOMPARE(rec.source, gp::ui::ReportRecommendation::Source::Plan);
+        QCOMPARE(rec.gpu, best.gpu);
+        QCOMPARE(rec.gpus, best.count * best.replicas);
+        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 2x Instinct MI355X "
+                                               "(TP2, int4), $7/h (the cheapest of 102 setups that fit and meet the "
+                                               "targets; see Plan)."));
+        QVERIFY(b.htmlBeforeCharts().contains(rec.headline.toHtmlEscaped()));
+        QVERIFY(!b.htmlBeforeCharts().contains(QStringLiteral("No GPU meets every target")));
+        QVERIFY(b.rentVsBuy().has_value());
+        QCOMPARE(b.rentVsBuy()->gpu, best.gpu);
+        QCOMPARE(b.rentVsBuy()->count, rec.gpus);
+        QVERIFY(b.htmlRentBuy().contains(QStringLiteral("For the recommended setup, the planner&#x27;s best, ")) ||
+                b.htmlRentBuy().contains(QStringLiteral("For the recommended setup, the planner's best, ")));
+
+        // Through the CLI: title and every footer name the scenario.
+        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("none.json")).toUtf8());
+        const QString out = m_dir.filePath(QStringLiteral("serve70b.pdf"));
+        char arg0[] = "gpuplanner-cli";
+        char* argv[] = {arg0, nullptr};
+        gp::cli::Hooks hooks;
+        hooks.report = gp::ui::makeHeadlessReportWriter(1, argv);
+        std::ostringstream o, err;
+        const std::string file = GP_EXAMPLES_DIR "/llama31-70b-serve-targets.gpuplan.json";
+        QCOMPARE(gp::cli::run({"report", file, "-o", out.toStdString()}, o, err, hooks), 0);
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext not on PATH; text checks skipped");
+        const QString text = pdfText(out);
+        const int pages = static_cast<int>(text.count(QStringLiteral("Page ")));
+        QVERIFY(pages >= 4);
+        QCOMPARE(static_cast<int>(text.count(QStringLiteral("GPU Planner — Llama 3.1 70B: inference"))), pages);
+        const QString page1 = pdfText(out, 1);
+        QVERIFY(page1.trimmed().startsWith(QStringLiteral("Llama 3.1 70B: inference")));
+        QVERIFY(page1.simplified().contains(rec.headline.simplified()));
+        QVERIFY(!text.contains(QStringLiteral("fine-tune with LoRA")));
+        QVERIFY(text.simplified().contains(QStringLiteral("For the recommended setup, the planner's best, ") + rec.setup));
+    }
+
+    void aGpuWithNoPriceSaysSoNeverZero()
+    {
+        QCOMPARE(gp::ui::formatPrice(0), QStringLiteral("no price"));
+        QCOMPARE(gp::ui::formatPrice(-1), QStringLiteral("no price"));
+        QCOMPARE(gp::ui::formatPrice(2.49), QStringLiteral("$2.49"));
+        gp::Scenario s = gp::defaultScenario();
+        s.hardware.gpus = {"intel-gaudi3", "nvidia-h100-sxm"}; // the catalog lists no rental price for Gaudi 3
+        const auto& cat = gp::Catalog::builtin();
+        QCOMPARE(cat.find("intel-gaudi3")->pricePerHour.typical, 0.0);
+        const gp::Estimate e = gp::estimate(s, cat);
+        QCOMPARE(e.results.at(0).usdPerHour, 0.0);
+        gp::ui::ResultsTableModel model;
+        model.setEstimate(e);
+        using M = gp::ui::ResultsTableModel;
+        QCOMPARE(model.index(0, M::UsdPerHourColumn).data().toString(), QStringLiteral("no price"));
+        QCOMPARE(model.index(0, M::CostColumn).data().toString(), QStringLiteral("no price"));
+        QVERIFY(model.index(1, M::UsdPerHourColumn).data().toString().startsWith(QLatin1Char('$')));
+        gp::ui::ReportBuilder b(s, e, cat);
+        const QString before = b.htmlBeforeCharts();
+        QCOMPARE(static_cast<int>(before.count(QStringLiteral("<td align='right'>no price</td>"))), 2);
+        QVERIFY(!before.contains(QStringLiteral(">$0<")));
+        QVERIFY(b.htmlAfterCharts().contains(QStringLiteral("no price (")));
+    }
+
+    void longOrControlNamesArePaintedShortAndClean()
+    {
+        QCOMPARE(gp::ui::printableName(QStringLiteral("a\x1b[31mb\r\nc\t\u202Emd  ")), QStringLiteral("a [31mb c md"));
+        QCOMPARE(gp::ui::printableName(QString(300, QLatin1Char('x')), 10), QStringLiteral("xxxxxxxxx…"));
+        QCOMPARE(gp::ui::printableName(QStringLiteral("exactly10!"), 10), QStringLiteral("exactly10!"));
+        QCOMPARE(gp::ui::fileNameStem(QStringLiteral("Llama 3.1 70B: inference")), QStringLiteral("llama-3-1-70b-inference"));
+        QCOMPARE(gp::ui::fileNameStem(QStringLiteral("../../etc/passwd")), QStringLiteral("etc-passwd"));
+        QCOMPARE(gp::ui::fileNameStem(QString(1 << 20, QLatin1Char('z'))), QString(60, QLatin1Char('z')));
+
+        // A megabyte-long name with escape sequences and line breaks.
+        gp::Scenario s = threeGpuScenario();
+        s.name = "Evil\x1b[2J\r\nname " + std::string(1 << 20, 'n');
+        const auto& cat = gp::Catalog::builtin();
+        gp::ui::ReportBuilder b(s, gp::estimate(s, cat), cat);
+        QCOMPARE(b.title(), QStringLiteral("Evil [2J name ") + QString(105, QLatin1Char('n')) + QStringLiteral("…"));
+        const QString path = m_dir.filePath(QStringLiteral("long.pdf"));
+        b.setSections(0);
+        QCOMPARE(b.write(path), QString());
+        QVERIFY(!b.htmlBeforeCharts().contains(QString(200, QLatin1Char('n'))));
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext not on PATH; text checks skipped");
+        const QString text = pdfText(path);
+        QVERIFY(!text.contains(QChar(0x1b)));
+        QVERIFY(text.contains(QStringLiteral("GPU Planner — Evil [2J name nnnn")));
     }
 
     void failureLeavesNoFileAndSaysWhy()

@@ -1,6 +1,7 @@
 #include "ui/scenariomodel.h"
 
 #include "core/scenario.h"
+#include "core/scenarioname.h"
 
 #include <QSignalSpy>
 #include <QUndoStack>
@@ -193,6 +194,92 @@ private slots:
         QCOMPARE(parsed.scenario.pricing.hostingUsdPerGpuYear, 2500.0);
         m.undoStack()->undo();
         QCOMPARE(m.scenario().pricing.hostingUsdPerGpuYear, 0.0);
+    }
+
+    void nameFollowsTheModelAndModeUntilTheUserNamesIt()
+    {
+        ScenarioModel m;
+        const QString start = QStringLiteral("Llama 3.1 8B: LoRA fine-tune");
+        QCOMPARE(QString::fromStdString(m.scenario().name), start);
+        QVERIFY(m.hasAutomaticName());
+        QSignalSpy names(&m, &ScenarioModel::fieldChanged);
+        gp::ModelSpec spec;
+        spec.presetId = "llama-3.1-70b";
+        m.setModelSpec(spec);
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 70B: LoRA fine-tune"));
+        QVERIFY(names.contains(QVariantList{QVariant::fromValue(Field::Name)}));
+        m.setMode(gp::Mode::Inference);
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 70B: inference"));
+        QCOMPARE(m.fileNameStem(), QStringLiteral("llama-3-1-70b-inference"));
+        QCOMPARE(m.undoStack()->count(), 2); // the name rides along, no extra steps
+        // Undo brings the name back with the content.
+        m.undoStack()->undo();
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 70B: LoRA fine-tune"));
+        m.undoStack()->undo();
+        QCOMPARE(QString::fromStdString(m.scenario().name), start);
+        m.undoStack()->redo();
+        m.undoStack()->redo();
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 70B: inference"));
+
+        // A size-only model: "13B decoder"; full training of a language model.
+        gp::ModelSpec size;
+        size.form = gp::ModelSpec::Form::Params;
+        size.params = 13e9;
+        m.setValues(QStringLiteral("13B full"), {{Field::Model, QVariant::fromValue(size)},
+                                                 {Field::Mode, static_cast<int>(gp::Mode::Training)},
+                                                 {Field::TrainMethod, static_cast<int>(gp::TrainMethod::Full)}});
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("13B decoder: full fine-tune"));
+    }
+
+    void aUserNameSticksAndUndoRestoresTheAutomaticOne()
+    {
+        ScenarioModel m;
+        m.setName(QStringLiteral("My 70B chat"));
+        QVERIFY(!m.hasAutomaticName());
+        m.setName(QStringLiteral("My 70B chat service")); // typing: merges into one step
+        QCOMPARE(m.undoStack()->count(), 1);
+        m.setMode(gp::Mode::Inference);
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("My 70B chat service"));
+        m.undoStack()->undo(); // the mode
+        m.undoStack()->undo(); // the name: automatic again, and it follows the content again
+        QVERIFY(m.hasAutomaticName());
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: LoRA fine-tune"));
+        m.setMode(gp::Mode::Inference);
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: inference"));
+        // Naming, then going back to the automatic name, both undoable.
+        m.setName(QStringLiteral("Mine"));
+        m.setMode(gp::Mode::Training);
+        m.useAutomaticName();
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: LoRA fine-tune"));
+        m.undoStack()->undo();
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Mine"));
+        QVERIFY(!m.hasAutomaticName());
+        // An empty name is the user's too (the report then prints the automatic one).
+        m.setName(QString());
+        QVERIFY(!m.hasAutomaticName());
+        QCOMPARE(m.fileNameStem(), QStringLiteral("scenario"));
+    }
+
+    void openingAFileKeepsItsOwnName()
+    {
+        ScenarioModel m;
+        gp::Scenario s = gp::defaultScenario();
+        s.name = "Team plan: 8B adapters";
+        m.resetScenario(s);
+        QVERIFY(!m.hasAutomaticName());
+        m.setMode(gp::Mode::Inference);
+        QCOMPARE(m.scenario().name, std::string("Team plan: 8B adapters"));
+        QCOMPARE(m.fileNameStem(), QStringLiteral("team-plan-8b-adapters"));
+        // A file named as its content (or not named) follows the content.
+        s.name = gp::autoScenarioName(s);
+        m.resetScenario(s);
+        QVERIFY(m.hasAutomaticName());
+        s.name.clear();
+        m.resetScenario(s);
+        QVERIFY(m.hasAutomaticName());
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: LoRA fine-tune"));
+        m.setMode(gp::Mode::Inference);
+        QCOMPARE(QString::fromStdString(m.scenario().name), QStringLiteral("Llama 3.1 8B: inference"));
     }
 
     void everyFieldHasAKeyPathAndLabel()

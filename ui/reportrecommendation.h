@@ -1,0 +1,34 @@
+#pragma once
+#include <QString>
+
+#include <string>
+
+namespace gp {
+struct Estimate;
+struct PlanResult;
+struct Scenario;
+} // namespace gp
+
+namespace gp::ui {
+
+/// The one recommendation a report makes; page 1, the plan and rent vs buy all
+/// use it. The estimate's pick (the cheapest GPU that fits and meets every
+/// target as configured) comes first; when there is none, the planner's #1.
+struct ReportRecommendation {
+    enum class Source { None, Estimate, Plan };
+    Source source = Source::None;
+    std::string gpu;        // catalog id ("" when none)
+    std::string gpuName;
+    int gpus = 0;           // GPUs in all (per job, times replicas)
+    int estimateIndex = -1; // into Estimate::results (Source::Estimate)
+    int planRank = 0;       // the plan option (Source::Plan)
+    QString setup;          // "2x Instinct MI355X (TP2)"
+    QString headline;       // page 1's sentence
+    QString plannerNote;    // the planner's #1 when it differs from the estimate's pick ("" otherwise)
+};
+
+/// Builds the recommendation from the estimate and (when computed) the plan.
+ReportRecommendation reportRecommendation(const gp::Scenario& s, const gp::Estimate& e, const gp::PlanResult* plan,
+                                          const QString& currency = QStringLiteral("$"));
+
+} // namespace gp::ui
