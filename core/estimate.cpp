@@ -1,5 +1,6 @@
 #include "estimate.h"
 
+#include "calibration.h"
 #include "catalog.h"
 #include "sizing.h"
 #include "units.h"
@@ -28,10 +29,11 @@ DType trainCompute(TrainPrecision p)
 
 } // namespace
 
-Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain)
+Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration* calibration)
 {
     Plan p;
     p.explain = explain;
+    p.cal = calibration ? calibration : &builtinCalibration();
     p.s = &s;
     p.gpu = &gpu;
     p.m = &s.model;
@@ -155,34 +157,35 @@ Uncertainty uncertaintyFor(const Plan& p)
     // 1-sigma relative errors: the calibration residuals (mean absolute % error on
     // measured-h100.json, x 1.25 to turn a mean absolute deviation into a
     // standard deviation), widened for what the calibration did not cover.
-    double mem = 0.06;
-    double thr = p.training ? 0.10 : 0.08;
+    const Calibration& c = *p.cal;
+    double mem = c.uncertaintyMemory;
+    double thr = p.training ? c.uncertaintyThroughputTraining : c.uncertaintyThroughputInference;
     if (!p.m->isLanguageModel())
-        thr = 0.12;
+        thr = c.uncertaintyThroughputVision;
     auto widen = [](double base, double extra) { return std::sqrt(base * base + extra * extra); };
     const Gpu& g = *p.gpu;
     const bool hopper = g.architecture.find("Hopper") != std::string::npos;
     if (!hopper) {
         const bool nvidia = g.vendor == "NVIDIA";
-        thr = widen(thr, nvidia ? 0.12 : 0.30);
-        mem = widen(mem, nvidia ? 0.03 : 0.08);
+        thr = widen(thr, nvidia ? c.uncertaintyWidenThroughputOtherNvidia : c.uncertaintyWidenThroughputNonNvidia);
+        mem = widen(mem, nvidia ? c.uncertaintyWidenMemoryOtherNvidia : c.uncertaintyWidenMemoryNonNvidia);
     }
     if (p.m->approximate) {
-        thr = widen(thr, 0.10);
-        mem = widen(mem, 0.10);
+        thr = widen(thr, c.uncertaintyWidenThroughputApproximate);
+        mem = widen(mem, c.uncertaintyWidenMemoryApproximate);
     }
     if (p.count > 1) {
-        thr = widen(thr, 0.15);
-        mem = widen(mem, 0.05);
+        thr = widen(thr, c.uncertaintyWidenThroughputMultiGpu);
+        mem = widen(mem, c.uncertaintyWidenMemoryMultiGpu);
     }
     if (p.training && p.s->training.method == TrainMethod::Qlora)
-        thr = widen(thr, 0.15);
+        thr = widen(thr, c.uncertaintyWidenThroughputQlora);
     if (p.m->moe.enabled()) {
-        thr = widen(thr, 0.15);
-        mem = widen(mem, 0.05);
+        thr = widen(thr, c.uncertaintyWidenThroughputMoe);
+        mem = widen(mem, c.uncertaintyWidenMemoryMoe);
     }
     if (p.optimized && p.training)
-        thr = widen(thr, 0.10);
+        thr = widen(thr, c.uncertaintyWidenThroughputOptimizedTraining);
     return {mem, thr};
 }
 
@@ -191,8 +194,8 @@ Uncertainty uncertaintyFor(const Plan& p)
 namespace {
 
 /// Usable device memory. Marketed sizes of HBM/GDDR parts are binary (an "80 GB"
-/// H100 shows 81559 MiB in nvidia-smi, 99.6% of 80 GiB).
-double capacityBytes(const Gpu& g) { return g.memoryGb * units::kGiB * 0.9956; }
+/// H100 shows 81559 MiB in nvidia-smi: usable_memory_fraction of 80 GiB).
+double capacityBytes(const Gpu& g, const Calibration& c) { return g.memoryGb * units::kGiB * c.usableMemoryFraction; }
 
 struct Price {
     double perGpuHour = 0;
@@ -238,16 +241,14 @@ Price pricePerGpuHour(const Scenario& s, const Gpu& g)
     return out;
 }
 
-} // namespace
-
-GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options)
+GpuEstimate estimateWith(const Scenario& s, const Gpu& gpu, const EstimateOptions& options, const Calibration* calibration)
 {
-    detail::Plan plan = detail::makePlan(s, gpu, options.explain);
+    detail::Plan plan = detail::makePlan(s, gpu, options.explain, calibration);
     GpuEstimate e;
     e.gpuId = gpu.id;
     e.gpuName = gpu.name;
     e.count = plan.count;
-    e.capacityBytes = capacityBytes(gpu);
+    e.capacityBytes = capacityBytes(gpu, *plan.cal);
     e.approximate = s.model.approximate;
     e.computePrecision = std::string(dtypeName(plan.compute));
 
@@ -344,6 +345,18 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions&
     e.notes = std::move(plan.notes);
     e.terms = std::move(plan.terms);
     return e;
+}
+
+} // namespace
+
+GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options)
+{
+    return estimateWith(s, gpu, options, nullptr);
+}
+
+GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options, const Calibration& calibration)
+{
+    return estimateWith(s, gpu, options, &calibration);
 }
 
 Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptions& options)

@@ -21,25 +21,9 @@ namespace {
 
 using units::kMiB;
 
-// CUDA context + runtime modules, measured: 618.8 MiB on the calibration H100
-// (driver 580, CUDA 13.0). Older stacks load less; we keep one value and carry
-// the spread in the uncertainty.
-constexpr double kCudaContextBytes = 620 * kMiB;
-constexpr double kRocmContextBytes = 700 * kMiB;
-constexpr double kOtherContextBytes = 512 * kMiB;
-// Framework buffers allocated through the caching allocator outside the model:
-// cuBLAS/cuBLASLt workspaces, autograd and HF bookkeeping. Measured constant of
-// 321 MiB in every eager HF training run (mem_weights minus the weights), 32 MiB
-// when compiled, 35-130 MiB for the inference decoder.
-constexpr double kTrainEagerBuffers = 320 * kMiB;
-constexpr double kTrainOptimizedBuffers = 64 * kMiB;
-constexpr double kInferBuffers = 64 * kMiB;
-// The caching allocator reserves more than it hands out; median reserved /
-// allocated on the calibration runs is 1.06, and full checkpointing (recompute
-// churn) fragments more: 1.17 on the checkpointed TinyLlama run, 1.03 on the
-// checkpointed LoRA run; we add 10% of the activations.
-constexpr double kAllocatorSlack = 0.06;
-constexpr double kCheckpointSlack = 0.10;
+// The fitted constants (context sizes, framework buffers, allocator reserve,
+// activation factors) are in resources/calibration/builtin-calibration.json,
+// read through Plan::cal. Those below are counts of tensors, not fits.
 
 // Bytes per (token x vocab) of the logits and loss at the start of backward in HF
 // eager: bf16 logits kept in the output (2) + fp32 log-softmax saved (4) + its
@@ -47,22 +31,16 @@ constexpr double kCheckpointSlack = 0.10;
 // (torch.compile, torchtitan, Liger) keeps ~ the bf16 logits and one fp32 grad.
 constexpr double kLogitBytesEager = 14;
 constexpr double kLogitBytesOptimized = 6;
-// Compiled / fused frameworks save fewer elementwise intermediates (Inductor's
-// min-cut recomputes them): fitted on the compiled GPT-2 run.
-constexpr double kOptimizedActivationFactor = 0.45;
-// Selective (op-level) checkpointing keeps the matmul outputs and recomputes the
-// elementwise ops: about half of the saved bytes (Korthikanti et al. 2022, with
-// flash attention already not storing the s^2 scores).
-constexpr double kSelectiveFactor = 0.5;
-constexpr double kPrefillChunkTokens = 32768;
 
-double contextBytes(const Gpu& g)
+/// CUDA context + runtime modules (a fixed per-process reservation).
+double contextBytes(const Plan& p)
 {
+    const Gpu& g = *p.gpu;
     if (g.vendor == "NVIDIA")
-        return kCudaContextBytes;
+        return p.cal->contextCudaMib * kMiB;
     if (g.vendor == "AMD")
-        return kRocmContextBytes;
-    return kOtherContextBytes;
+        return p.cal->contextRocmMib * kMiB;
+    return p.cal->contextOtherMib * kMiB;
 }
 
 bool isLoraLike(const Plan& p)
@@ -145,12 +123,12 @@ double activationBytesPerTokenLayer(const Plan& p)
     if (m.biases)
         mlp += 2 * h; // dropout masks (1 byte each) after attention and MLP
     if (m.biases && m.family == ModelFamily::Decoder && amp)
-        mlp += 8 * h; // measured on HF GPT-2 beyond the tensors counted above (80 vs 72 B x h)
+        mlp += p.cal->activationGpt2Extra * h; // measured on HF GPT-2 beyond the tensors counted above (80 vs 72 B x h)
     if (m.moe.enabled())
         mlp += ffnCopies * (r + 2 * a) * h; // gathered token copies and cast inputs per routed expert
     double total = attn + mlp;
     if (p.optimized)
-        total *= kOptimizedActivationFactor;
+        total *= p.cal->activationOptimizedFactor; // Inductor's min-cut recomputes elementwise ops
     return total;
 }
 
@@ -296,7 +274,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     double act = 0;
     switch (t.checkpointing) {
     case Checkpointing::None: act = perLayer * layers * tokens; break;
-    case Checkpointing::Selective: act = kSelectiveFactor * perLayer * layers * tokens; break;
+    case Checkpointing::Selective: act = p.cal->activationSelectiveFactor * perLayer * layers * tokens; break;
     case Checkpointing::Full: act = layerInput * layers * tokens; break;
     }
     // Embedding output, final norm and head input outside the layers.
@@ -322,7 +300,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
                 std::to_string(m.hidden) + " x " + std::to_string(layers) + " x " + fmt(tokens);
             break;
         case Checkpointing::Selective:
-            f = "selective: " + fmt(kSelectiveFactor) + " x " + fmt(perLayer * tp / m.hidden, 3) + " B x h x L x tokens";
+            f = "selective: " + fmt(p.cal->activationSelectiveFactor) + " x " + fmt(perLayer * tp / m.hidden, 3) + " B x h x L x tokens";
             break;
         case Checkpointing::Full:
             f = "full: layer inputs " + fmt(p.residualBytes) + " B x h x L x tokens (+ one layer recomputed, " +
@@ -395,9 +373,9 @@ MemoryBreakdown trainingMemory(Plan& p)
         const double perImage = m.vision.trainActivationBytesPerImage * scale * (p.actBytes / 2);
         double act = perImage * t.microBatch;
         if (t.checkpointing == Checkpointing::Full)
-            act *= 0.3;
+            act *= p.cal->visionCheckpointFullFactor;
         else if (t.checkpointing == Checkpointing::Selective)
-            act *= kSelectiveFactor;
+            act *= p.cal->activationSelectiveFactor;
         mem.activations = act;
         p.term("memory.activations", "Activations", units::bytesToGiB(act), "GiB",
                [&] { return std::string(fmt(perImage / 1e6) + " MB per image (calibrated at " + std::to_string(m.vision.nativeImageSize) +
@@ -422,15 +400,16 @@ MemoryBreakdown trainingMemory(Plan& p)
 
     // Runtime overhead
     const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations;
-    const double buffers = p.optimized ? kTrainOptimizedBuffers : kTrainEagerBuffers;
-    const double slack = kAllocatorSlack * allocated +
-                         (s.training.checkpointing == Checkpointing::Full ? kCheckpointSlack * mem.activations : 0);
-    mem.overhead = contextBytes(*p.gpu) + buffers + slack;
+    const Calibration& c = *p.cal;
+    const double buffers = (p.optimized ? c.buffersTrainOptimizedMib : c.buffersTrainEagerMib) * kMiB;
+    const double slack = c.allocatorSlack * allocated +
+                         (s.training.checkpointing == Checkpointing::Full ? c.allocatorSlackCheckpoint * mem.activations : 0);
+    mem.overhead = contextBytes(p) + buffers + slack;
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
-           [&] { return std::string("CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + framework workspaces " + fmt(buffers / kMiB) +
-               " MiB + allocator cache " + fmt(kAllocatorSlack * 100) + "% of allocated" +
+           [&] { return std::string("CUDA context " + fmt(contextBytes(p) / kMiB) + " MiB + framework workspaces " + fmt(buffers / kMiB) +
+               " MiB + allocator cache " + fmt(c.allocatorSlack * 100) + "% of allocated" +
                (s.training.checkpointing == Checkpointing::Full
-                    ? " (+" + fmt(kCheckpointSlack * 100) + "% of activations: recompute churn)"
+                    ? " (+" + fmt(c.allocatorSlackCheckpoint * 100) + "% of activations: recompute churn)"
                     : std::string())); });
     return mem;
 }
@@ -487,20 +466,23 @@ MemoryBreakdown inferenceMemory(Plan& p)
         // the transient is capped at 32k tokens, the largest prompt batch measured.
         double tokens = double(inf.batch) * inf.promptTokens;
         if (p.optimized)
-            tokens = std::min(tokens, kPrefillChunkTokens);
+            tokens = std::min(tokens, p.cal->prefillChunkTokens);
         const double perToken = (8.0 * m.hidden + 10.0 * f) * (p.actBytes / 2) / p.tp;
         const double act = tokens * perToken + double(inf.batch) * m.vocab * 4;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB",
                [&] { return std::string("(8 h + 10 ffn) x 2 B x batch x prompt + fp32 logits of the last token"); });
     }
-    // Weights are allocated once, in large blocks, and fragment little: 2%; the
-    // KV cache and transients take the usual 6%.
-    const double slack = 0.02 * mem.weights + kAllocatorSlack * (mem.kvCache + mem.activations);
-    mem.overhead = contextBytes(*p.gpu) + kInferBuffers + slack;
+    // Weights are allocated once, in large blocks, and fragment little
+    // (allocator_slack_weights); the KV cache and transients take the usual share.
+    const Calibration& c = *p.cal;
+    const double buffers = c.buffersInferMib * kMiB;
+    const double slack = c.allocatorSlackWeights * mem.weights + c.allocatorSlack * (mem.kvCache + mem.activations);
+    mem.overhead = contextBytes(p) + buffers + slack;
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
-           [&] { return std::string("CUDA context " + fmt(contextBytes(*p.gpu) / kMiB) + " MiB + workspaces " + fmt(kInferBuffers / kMiB) +
-               " MiB + allocator cache (2% of weights, 6% of KV cache and activations)"); });
+           [&] { return std::string("CUDA context " + fmt(contextBytes(p) / kMiB) + " MiB + workspaces " + fmt(buffers / kMiB) +
+               " MiB + allocator cache (" + fmt(c.allocatorSlackWeights * 100) + "% of weights, " + fmt(c.allocatorSlack * 100) +
+               "% of KV cache and activations)"); });
     return mem;
 }
 

@@ -11,9 +11,9 @@
 // Decode is a roofline: max(bytes / bandwidth, FLOPs / peak) + a per-layer floor.
 //
 // Efficiencies depend on shapes and the runtime, never on the GPU's name. The
-// constants below were fitted on tests/data/calibration/measured-h100.json
-// (single H100 SXM, PyTorch 2.11) and are re-checked by tst_validation and
-// `gpuplanner-cli validate`.
+// fitted constants live in resources/calibration/builtin-calibration.json (each
+// with what it was fitted on and why it has its form), are read through
+// Plan::cal, and are re-checked by tst_validation and `gpuplanner-cli validate`.
 #include "sizing.h"
 
 #include "units.h"
@@ -25,85 +25,43 @@ namespace gp::detail {
 
 namespace {
 
-// Large-GEMM ceiling as a fraction of the dense datasheet peak: 8192^3 products
-// measured on the H100 (fp32 51.6 / 67, tf32 392.6 / 494.7, fp16 762.8 / 989.4,
-// bf16 792.1 / 989.4, fp8 1436.9 / 1978.9). INT8 is not used for GEMM timing
-// (torch._int_mm reached 6.6%): int8 weight-only kernels run in 16-bit.
-double gemmCeiling(DType t)
+// Large-GEMM ceiling as a fraction of the dense datasheet peak, measured on
+// 8192^3 products (gemm_eff_*). INT8 is not used for GEMM timing: int8
+// weight-only kernels run in 16-bit.
+double gemmCeiling(const Calibration& c, DType t)
 {
     switch (t) {
-    case DType::FP32: return 0.770;
-    case DType::TF32: return 0.794;
-    case DType::FP16: return 0.771;
-    case DType::BF16: return 0.801;
-    case DType::FP8: return 0.726;
-    default: return 0.70;
+    case DType::FP32: return c.gemmEffFp32;
+    case DType::TF32: return c.gemmEffTf32;
+    case DType::FP16: return c.gemmEffFp16;
+    case DType::BF16: return c.gemmEffBf16;
+    case DType::FP8: return c.gemmEffFp8;
+    default: return c.gemmEffOther;
     }
 }
-// Small matrices run below the ceiling: each dimension x contributes x / (x + c)
-// (tile quantization and fixed per-kernel cost), normalized to 8192^3.
-constexpr double kShapeC = 128;
-// Streaming kernels: the 4 GiB device copy reached 3026.7 / 3350 GB/s.
-constexpr double kBandwidthEff = 0.90;
 // Flash attention (SDPA) forward efficiency relative to the format's peak;
-// backward does 2.5x the forward FLOPs at the same rate.
-// FlashAttention-2-class kernels (PyTorch SDPA, triton) issue Ampere-style
-// mma.sync and do not overlap the softmax: averaged over forward and backward
-// they reach ~45% of the dense peak on Ampere/Ada and ~25% on Hopper and
-// Blackwell, whose peak needs wgmma/tcgen05 (FlashAttention-3). Fitted on the
-// published long-sequence MPT runs (8k-64k tokens, A100 vs H100).
+// backward does 2.5x the forward FLOPs at the same rate. FlashAttention-2-class
+// kernels reach a smaller share of the Hopper/Blackwell peak (wgmma/tcgen05).
 double attnEff(const Plan& p)
 {
     const std::string& a = p.gpu->architecture;
     if (a.find("Hopper") != std::string::npos || a.find("Blackwell") != std::string::npos)
-        return 0.25;
+        return p.cal->attnEffHopperBlackwell;
     if (p.gpu->vendor == "NVIDIA")
-        return 0.45;
-    return 0.40; // ROCm CK / Gaudi / XLA flash kernels: not calibrated
+        return p.cal->attnEffNvidia;
+    return p.cal->attnEffNonNvidia; // ROCm CK / Gaudi / XLA flash kernels: not calibrated
 }
-// Elementwise traffic per saved activation byte in eager PyTorch (each saved
-// tensor is written and re-read, its gradient written and read, plus unsaved
-// temporaries). Fitted on the 5 eager LLM training runs. Optimized stacks save
-// 0.45x the bytes (memorymodel) and were fitted on the compiled GPT-2 run; the
-// published FSDP runs (MPT-7B on 8x A100: +9%, Llama 3 8B on 64x A100: -7%) then
-// check it; MPT-7B on 8x H100 (2023 software) stays +35% optimistic.
-constexpr double kEwEager = 10.6;
-constexpr double kEwOptimized = 10.0;
-// Inside a long optimized training step, GEMMs run below the isolated 8192^3
-// ceiling (sustained clocks under the power limit, NCCL kernels sharing SMs):
-// 0.85, fitted on the published FSDP runs (MPT-7B 8x A100/H100, Llama 3 8B 64x A100)
-// together with kEwOptimized on the compiled GPT-2 run.
-constexpr double kOptimizedTrainGemmDerate = 0.85;
-// Logits + cross-entropy traffic per (token x vocab): bf16 logits, fp32 upcast,
-// log-softmax, and their gradients (eager); fused/chunked CE in optimized stacks.
-constexpr double kLogitTrafficEager = 30;
-constexpr double kLogitTrafficOptimized = 10;
-// Host / launch cost per kernel (seconds). Eager training through HF/torchvision
-// modules with autograd is host-bound on small layers: fitted 23 us per
-// effective launch, with the effective launches per layer below (fitted together
-// with kEwEager on the 5 eager LLM runs: 1.9% mean error, 3 parameters).
-constexpr double kKernelTrainEager = 23.3e-6;
-constexpr double kKernelTrainOptimized = 23.3e-6;
-// Inference: module-heavy eager (torchvision eval, HF) vs lean engines.
-constexpr double kKernelInferEager = 25e-6;
-constexpr double kKernelInferOptimized = 4e-6;
-// Decode step floor per layer with CUDA graphs (fitted: 37 us/layer from the
-// TinyLlama and Llama 3 8B batch-1 decode runs). HF generate() eager decode was
-// host-bound at ~80 ms/token on the calibration machine: 55 us per kernel.
-constexpr double kDecodeLayerGraph = 37e-6;
-constexpr double kDecodeBandwidthEff = 0.835;
-constexpr double kKernelDecodeEager = 55e-6;
-// Convolutions (cuDNN, channels_last) reach a lower fraction than GEMMs.
-constexpr double kConvEff = 0.45;
-constexpr double kVisionEw = 7.5;
 
-double shapeFactor(double x) { return x / (x + kShapeC); }
+// Small matrices run below the ceiling: each dimension x contributes
+// x / (x + gemm_shape_c), normalized to 8192^3.
+double shapeFactor(const Calibration& c, double x) { return x / (x + c.gemmShapeC); }
 
-double gemmEff(DType t, double m, double n, double k)
+double gemmEff(const Plan& p, DType t, double m, double n, double k)
 {
-    const double ref = std::pow(shapeFactor(8192), 3);
-    return gemmCeiling(t) * shapeFactor(std::max(m, 1.0)) * shapeFactor(std::max(n, 1.0)) *
-           shapeFactor(std::max(k, 1.0)) / ref;
+    const Calibration& c = *p.cal;
+    const double ref = std::pow(shapeFactor(c, 8192), 3);
+    return gemmCeiling(c, t) * shapeFactor(c, std::max(m, 1.0)) * shapeFactor(c, std::max(n, 1.0)) *
+           shapeFactor(c, std::max(k, 1.0)) / ref;
 }
 
 double peak(const Plan& p, DType t)
@@ -116,25 +74,26 @@ double peak(const Plan& p, DType t)
                      1e12});
 }
 
-double bandwidth(const Plan& p) { return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * kBandwidthEff; }
+double bandwidth(const Plan& p) { return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * p.cal->bandwidthEff; }
 
 /// Forward kernel launches per transformer layer in the framework's eager code.
 double kernelsPerLayer(const Plan& p)
 {
     const ModelArch& m = *p.m;
+    const Calibration& c = *p.cal;
     double k;
     // Effective (not overlapped) launches per layer forward, fitted: Llama-style
     // layers launch ~46 kernels under autocast but many hide behind long GEMMs.
     if (m.ffn == FfnKind::SwiGLU)
-        k = p.autocast ? 24 : 18;
+        k = p.autocast ? c.kernelsLayerSwigluAmp : c.kernelsLayerSwiglu;
     else
-        k = p.autocast ? 34 : 27; // LayerNorm, fused qkv, tanh-GELU composition, dropouts
+        k = p.autocast ? c.kernelsLayerGeluAmp : c.kernelsLayerGelu; // LayerNorm, fused qkv, tanh-GELU, dropouts
     if (m.moe.enabled())
-        k += 10.0 * m.moe.experts; // HF loops over experts: gather, 3 GEMMs, act, scatter
+        k += c.kernelsPerExpert * m.moe.experts; // HF loops over experts: gather, 3 GEMMs, act, scatter
     if (p.training && p.s->training.method != TrainMethod::Full)
-        k += 6.0 * p.s->training.loraTargets.size();
+        k += c.kernelsPerLoraTarget * p.s->training.loraTargets.size();
     if (p.optimized)
-        k = std::max(10.0, k / 4); // fused by the compiler
+        k = std::max(c.kernelsOptimizedMin, k / c.kernelsOptimizedFusion); // fused by the compiler
     return k;
 }
 
@@ -161,20 +120,20 @@ GemmWork forwardGemms(const Plan& p, double tokens, double headTokens, DType t)
             const double routedShare = double(m.moe.active) / (m.moe.active + m.moe.shared);
             const double flops = 2.0 * tokens * double(lin.in) * double(lin.out) * lin.perLayer / p.tp;
             w.flops += flops;
-            w.seconds += flops * routedShare / (pk * gemmEff(t, mTokens, double(lin.out) / p.tp, double(lin.in)));
-            w.seconds += flops * (1 - routedShare) / (pk * gemmEff(t, tokens, double(lin.out) / p.tp, double(lin.in)));
+            w.seconds += flops * routedShare / (pk * gemmEff(p, t, mTokens, double(lin.out) / p.tp, double(lin.in)));
+            w.seconds += flops * (1 - routedShare) / (pk * gemmEff(p, t, tokens, double(lin.out) / p.tp, double(lin.in)));
             continue;
         }
         const double flops = 2.0 * mTokens * double(lin.in) * double(lin.out) * copies / p.tp;
         w.flops += flops;
-        w.seconds += flops / (pk * gemmEff(t, mTokens, double(lin.out) / p.tp, double(lin.in)));
+        w.seconds += flops / (pk * gemmEff(p, t, mTokens, double(lin.out) / p.tp, double(lin.in)));
     }
     w.flops *= layers;
     w.seconds *= layers;
     if (m.vocab > 0 && headTokens > 0 && m.family != ModelFamily::Encoder) {
         const double flops = 2.0 * headTokens * double(m.vocab) * m.hidden / p.tp;
         w.flops += flops;
-        w.seconds += flops / (pk * gemmEff(t, headTokens, double(m.vocab) / p.tp, m.hidden));
+        w.seconds += flops / (pk * gemmEff(p, t, headTokens, double(m.vocab) / p.tp, m.hidden));
     }
     return w;
 }
@@ -207,7 +166,7 @@ double intraNodeBandwidth(const Plan& p, int groupSize)
     // NVLink bridges join pairs only; larger groups on bridged cards fall back to PCIe.
     if (g.interconnectGbps > 0 && (groupSize <= 2 || g.interconnect.find("bridge") == std::string::npos))
         return g.interconnectGbps / 2 * 1e9;
-    return g.pcieGbps() * 1e9 * 0.8;
+    return g.pcieGbps() * 1e9 * p.cal->pcieEff;
 }
 
 double networkBandwidth(const Plan& p) { return std::max(1.0, p.s->hardware.networkGbps) / 8 * 1e9; }
@@ -232,7 +191,10 @@ double allReduceSeconds(const Plan& p, double bytes, int n) { return 2 * scatter
 /// Fixed cost of one small all-reduce inside a node: launch plus one
 /// synchronization per ring step (NCCL / TensorRT-LLM custom all-reduce: ~10 us
 /// on 2 GPUs, ~30 us on 8).
-double allReduceLatency(int n) { return n <= 1 ? 0 : 6e-6 + 3.5e-6 * (n - 1); }
+double allReduceLatency(const Plan& p, int n)
+{
+    return n <= 1 ? 0 : p.cal->allReduceLatencySBase + p.cal->allReduceLatencySPerGpu * (n - 1);
+}
 
 } // namespace
 
@@ -240,10 +202,11 @@ TrainingResult trainingPerformance(Plan& p)
 {
     const Scenario& s = *p.s;
     const ModelArch& m = *p.m;
+    const Calibration& c = *p.cal;
     const auto& t = s.training;
     TrainingResult r;
     const double bw = bandwidth(p);
-    const double tKernel = p.optimized ? kKernelTrainOptimized : kKernelTrainEager;
+    const double tKernel = p.optimized ? c.kernelSTrainOptimized : c.kernelSTrainEager;
     double micro = 0;       // seconds per micro-batch
     double modelFlops = 0;  // useful FLOPs per micro-batch (for MFU)
     double mfuPeak = peak(p, p.compute);
@@ -254,17 +217,17 @@ TrainingResult trainingPerformance(Plan& p)
         const double recompute = t.checkpointing == Checkpointing::Full ? 1 : 0;
         // cuDNN runs fp32 convolutions as TF32 by default.
         const DType ct = p.compute == DType::FP32 && p.gpu->supports(DType::TF32) ? DType::TF32 : p.compute;
-        const double conv = (3 + recompute) * fwd / (peak(p, ct) * kConvEff);
+        const double conv = (3 + recompute) * fwd / (peak(p, ct) * c.convEff);
         const double act = m.vision.trainActivationBytesPerImage * scale * t.microBatch * (p.actBytes / 2);
-        const double ew = kVisionEw * act * (1 + recompute / 3) / bw;
+        const double ew = c.visionEwTraffic * act * (1 + recompute / 3) / bw;
         const double kernels = m.vision.kernelsPerStep * (3 + recompute) * tKernel;
         micro = conv + ew + kernels;
         modelFlops = 3 * fwd;
         mfuPeak = peak(p, ct); // MFU against the rate the convolutions actually run at
         p.term("time.compute", "Convolutions", conv * 1e3, "ms",
-               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(kConvEff) + ")"); });
+               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(c.convEff) + ")"); });
         p.term("time.memory", "Elementwise (BN, ReLU, adds)", ew * 1e3, "ms",
-               [&] { return std::string(fmt(kVisionEw) + " x activation bytes / bandwidth"); });
+               [&] { return std::string(fmt(c.visionEwTraffic) + " x activation bytes / bandwidth"); });
         p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
                [&] { return std::string(fmt(m.vision.kernelsPerStep) + " kernels x 3 x " + fmt(tKernel * 1e6) + " us"); });
     } else {
@@ -275,13 +238,13 @@ TrainingResult trainingPerformance(Plan& p)
         // Backward: input and weight grads (2x forward); frozen LoRA bases need
         // only input grads (1x). Adapters add 6 x r x (in + out) per token.
         const double bwdFactor = lora ? 1 : 2;
-        double gemm = fwd.seconds * (1 + bwdFactor + recompute) / (p.optimized ? kOptimizedTrainGemmDerate : 1.0);
+        double gemm = fwd.seconds * (1 + bwdFactor + recompute) / (p.optimized ? c.trainGemmDerateOptimized : 1.0);
         double adapterFlops = 0;
         if (lora) {
             for (const auto& lin : p.linears)
                 if (std::find(t.loraTargets.begin(), t.loraTargets.end(), lin.name) != t.loraTargets.end())
                     adapterFlops += 6.0 * tokens * t.loraRank * double(lin.in + lin.out) * lin.perLayer * m.layers;
-            gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p.compute, tokens, t.loraRank, m.hidden));
+            gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p, p.compute, tokens, t.loraRank, m.hidden));
         }
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
         const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * attnEff(p));
@@ -290,8 +253,8 @@ TrainingResult trainingPerformance(Plan& p)
         const double perLayer = activationBytesPerTokenLayer(p);
         const int layers = (m.layers + p.pp - 1) / p.pp;
         const double saved = perLayer * layers * tokens / p.tp;
-        const double ew = (p.optimized ? kEwOptimized : kEwEager) * saved * (1 + recompute / 3) / bw;
-        const double logits = (p.optimized ? kLogitTrafficOptimized : kLogitTrafficEager) * tokens * double(m.vocab) / p.tp / bw;
+        const double ew = (p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) * saved * (1 + recompute / 3) / bw;
+        const double logits = (p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) * tokens * double(m.vocab) / p.tp / bw;
         const double casts = p.autocast ? 6.0 * m.matmulParamsPerToken() / (p.tp * p.pp) * (1 + recompute) / bw : 0;
         const double kernels = kernelsPerLayer(p) * layers * (3 + recompute) * tKernel;
         micro = gemm + attn + ew + logits + casts + kernels;
@@ -302,9 +265,9 @@ TrainingResult trainingPerformance(Plan& p)
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
                [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(attnEff(p)) + ")"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
-               [&] { return std::string(fmt(p.optimized ? kEwOptimized : kEwEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
+               [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
-               [&] { return std::string(fmt(p.optimized ? kLogitTrafficOptimized : kLogitTrafficEager) + " B x tokens x vocab / bandwidth"); });
+               [&] { return std::string(fmt(p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) + " B x tokens x vocab / bandwidth"); });
         p.term("time.overhead", "Kernel launches (host)", kernels * 1e3, "ms",
                [&] { return std::string(fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
                    fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us"); });
@@ -357,36 +320,36 @@ TrainingResult trainingPerformance(Plan& p)
             secs += bytes / dpInNode * (nodes - 1) / nodes / networkBandwidth(p);
             return secs;
         };
-        double c = 0;
+        double coll = 0;
         double hidden = 0;
         if (p.zero >= 3 && t.method == TrainMethod::Full) {
             // FSDP: every micro-batch all-gathers the 16-bit parameters for forward
             // and again for backward, and reduce-scatters the gradients; prefetch
             // overlaps it with compute.
             const double paramBytes = m.isLanguageModel() ? m.totalParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
-            c = accum * (2 * collective(paramBytes) + collective(gradBytes));
-            hidden = 0.85 * micro * accum;
+            coll = accum * (2 * collective(paramBytes) + collective(gradBytes));
+            hidden = c.fsdpOverlap * micro * accum;
         } else {
             // One all-reduce (or reduce-scatter + all-gather for ZeRO-1/2, same
             // volume) per step, bucketed behind the last backward pass.
-            c = 2 * collective(gradBytes);
-            hidden = 0.8 * micro * (2.0 / 3.0);
+            coll = 2 * collective(gradBytes);
+            hidden = c.ddpOverlap * micro * (2.0 / 3.0);
         }
-        const double exposed = std::max(0.0, c - hidden);
+        const double exposed = std::max(0.0, coll - hidden);
         comm += exposed;
         p.term("time.comm.dp", p.zero >= 3 ? "FSDP gathers and reduce-scatters (exposed)" : "Gradient all-reduce (exposed)",
                exposed * 1e3, "ms", [&] {
-                   return fmt(c * 1e3) + " ms of collectives (hierarchical: NVLink/PCIe in the node" +
+                   return fmt(coll * 1e3) + " ms of collectives (hierarchical: NVLink/PCIe in the node" +
                           std::string(crossNode ? ", hardware.network_gbps between nodes" : "") + "), " +
-                          fmt(std::min(c, hidden) * 1e3) + " ms hidden behind compute";
+                          fmt(std::min(coll, hidden) * 1e3) + " ms hidden behind compute";
                });
     }
     if (p.tp > 1 && m.isLanguageModel()) {
         const double bytes = double(t.microBatch) * t.seqLen * m.hidden * p.actBytes;
         const int layers = (m.layers + p.pp - 1) / p.pp;
-        const double c = 4.0 * layers * allReduceSeconds(p, bytes, p.tp) * accum;
-        comm += c;
-        p.term("time.comm.tp", "Tensor-parallel all-reduces", c * 1e3, "ms",
+        const double tpComm = 4.0 * layers * allReduceSeconds(p, bytes, p.tp) * accum;
+        comm += tpComm;
+        p.term("time.comm.tp", "Tensor-parallel all-reduces", tpComm * 1e3, "ms",
                [&] { return std::string("4 per layer x " + fmtGiB(bytes) + " over " + fmt(intraNodeBandwidth(p, p.tp) / 1e9) + " GB/s"); });
     }
     step += comm;
@@ -406,6 +369,7 @@ InferenceResult inferencePerformance(Plan& p)
     const Scenario& s = *p.s;
     const ModelArch& m = *p.m;
     const auto& inf = s.inference;
+    const Calibration& c = *p.cal;
     InferenceResult r;
     const double bw = bandwidth(p);
 
@@ -413,16 +377,16 @@ InferenceResult inferencePerformance(Plan& p)
         const double scale = std::pow(double(inf.imageSize) / m.vision.nativeImageSize, 2);
         const double fwd = m.vision.gflopsPerImage * 1e9 * scale * inf.batch;
         const DType ct = p.compute == DType::FP32 && p.gpu->supports(DType::TF32) ? DType::TF32 : p.compute;
-        const double conv = fwd / (peak(p, ct) * kConvEff);
+        const double conv = fwd / (peak(p, ct) * c.convEff);
         // Every layer output is written once and read once.
         const double traffic = 2 * m.vision.trainActivationBytesPerImage * scale * inf.batch * (p.actBytes / 2) / bw;
-        const double tk = p.optimized ? kKernelInferOptimized : kKernelInferEager;
+        const double tk = p.optimized ? c.kernelSInferOptimized : c.kernelSInferEager;
         const double kernels = m.vision.kernelsPerStep * tk;
         const double t = conv + traffic + kernels;
         r.latencyMs = t * 1e3;
         r.samplesPerS = inf.batch / t * p.dp;
         p.term("time.compute", "Convolutions", conv * 1e3, "ms",
-               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x batch / (peak x " + fmt(kConvEff) + ")"); });
+               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x batch / (peak x " + fmt(c.convEff) + ")"); });
         p.term("time.memory", "Activation traffic", traffic * 1e3, "ms", [&] { return std::string("2 x activation bytes / bandwidth"); });
         p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
                [&] { return std::string(fmt(m.vision.kernelsPerStep) + " kernels x " + fmt(tk * 1e6) + " us"); });
@@ -440,13 +404,14 @@ InferenceResult inferencePerformance(Plan& p)
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
     // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
     // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
-    const double ewBytes = 1.5 * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
-    const double tk = p.optimized ? kKernelInferOptimized : kKernelInferEager;
-    const double kernelsPre = 14.0 * layers * tk * (p.optimized ? 1 : 46.0 / 14.0);
+    const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
+    const double tk = p.optimized ? c.kernelSInferOptimized : c.kernelSInferEager;
+    const double kernelsPre = c.prefillKernelsLayerOptimized * layers * tk *
+                              (p.optimized ? 1 : c.prefillKernelsLayerEager / c.prefillKernelsLayerOptimized);
     double prefill = pre.seconds + attn + ewBytes / bw + kernelsPre;
     // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
     if (p.tp > 1)
-        prefill += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p.tp));
+        prefill += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     prefill *= p.pp; // one batch crosses every pipeline stage in turn
     r.ttftMs = prefill * 1e3;
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
@@ -475,40 +440,39 @@ InferenceResult inferencePerformance(Plan& p)
     const double ctxMean = inf.promptTokens + inf.outputTokens / 2.0;
     const double weightBytes = weightParams * wBytesPerParam / (p.tp * p.pp);
     const double kvBytes = double(inf.batch) * ctxMean * m.kvElementsPerToken() * p.kvBytes / (p.tp * p.pp);
-    // GEMV-style decode kernels stream at 83.5% of the datasheet bandwidth
-    // (fitted with the per-layer floor on the two batch-1 decode runs; the 4 GiB
-    // copy reached 90%). The weight GEMMs and the attention over the KV cache are
+    // GEMV-style decode kernels stream below the copy rate (decode_bandwidth_eff,
+    // fitted with the per-layer floor on the two batch-1 decode runs). The weight GEMMs and the attention over the KV cache are
     // separate kernels: each is its own roofline, and their times add.
-    const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * kDecodeBandwidthEff;
+    const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * c.decodeBandwidthEff;
     const DType ct = p.compute == DType::FP8 ? DType::FP8 : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
     const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
     const double gemmFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp);
     // A decode GEMM is weight-load bound until the batch nears the ridge point
-    // (~300 tokens on an H100); rows are floored at 256 so the small-M tile
-    // penalty is not counted twice.
+    // (~300 tokens on an H100); rows are floored (decode_gemm_min_rows) so the
+    // small-M tile penalty is not counted twice.
     const double weightTime = std::max(
         weightBytes / decodeBw,
-        gemmFlops / (pk * gemmEff(ct, std::max(256.0, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));
+        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));
     const double attnFlops = 4.0 * ctxMean * double(m.heads) * m.headDim * m.layers * inf.batch / (p.tp * p.pp);
     const double kvTime = std::max(kvBytes / decodeBw, attnFlops / (pk * attnEff(p)));
     const double memTime = weightTime + kvTime;
     const double computeTime =
-        gemmFlops / (pk * gemmEff(ct, std::max(256.0, double(inf.batch)), double(m.hidden) / p.tp, m.hidden));
-    const double floor = p.optimized ? kDecodeLayerGraph * m.layers
-                                     : kernelsPerLayer(p) * m.layers * kKernelDecodeEager;
+        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden));
+    const double floor = p.optimized ? c.decodeLayerSGraph * m.layers
+                                     : kernelsPerLayer(p) * m.layers * c.kernelSDecodeEager;
     double tpot = weightTime + kvTime + floor;
     if (p.tp > 1)
-        tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + allReduceLatency(p.tp));
+        tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     r.tpotMs = tpot * 1e3;
     p.term("time.decode.memory", "Decode: weights + KV", memTime * 1e3, "ms",
            [&] { return std::string("max(" + fmtGiB(weightBytes) + " weights / bandwidth, GEMM FLOPs / peak) + max(" +
                                     fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
-               " / bandwidth, attention FLOPs / peak); bandwidth " + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(kDecodeBandwidthEff) + moeNote); });
+               " / bandwidth, attention FLOPs / peak); bandwidth " + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(c.decodeBandwidthEff) + moeNote); });
     p.term("time.decode.compute", "Decode: GEMM compute", computeTime * 1e3, "ms",
            [&] { return std::string("2 x active params x batch / achievable peak (counts when above the weight-read time)"); });
     p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
-           [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(kDecodeLayerGraph * 1e6) + " us (CUDA graph)"
-                       : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(kKernelDecodeEager * 1e6) +
+           [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
+                       : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(c.kernelSDecodeEager * 1e6) +
                              " us host time"); });
     const double cycle = prefill + inf.outputTokens * tpot;
     r.tokensPerS = double(inf.batch) * inf.outputTokens / cycle * p.dp;

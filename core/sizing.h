@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the core: the resolved configuration of one scenario on one GPU and
 // the memory / performance models that read it. Kept out of the public headers.
+#include "calibration.h"
 #include "catalog.h"
 #include "estimate.h"
 #include "scenario.h"
@@ -15,6 +16,7 @@ struct Plan {
     const Scenario* s = nullptr;
     const Gpu* gpu = nullptr;
     const ModelArch* m = nullptr;
+    const Calibration* cal = nullptr;       // fitted constants; makePlan sets it (built-in by default)
     std::vector<ModelArch::Linear> linears; // m->layerLinears(), computed once
     bool training = true;
     bool optimized = false;
@@ -48,8 +50,9 @@ struct Plan {
     }
 };
 
-/// Resolves formats and fallbacks; records what changed in plan.notes.
-Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain = true);
+/// Resolves formats and fallbacks; records what changed in plan.notes. A null
+/// calibration means builtinCalibration().
+Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain = true, const Calibration* calibration = nullptr);
 
 /// Training: parameters the optimizer updates.
 double trainableParams(const Plan& p);

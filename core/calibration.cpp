@@ -1,0 +1,338 @@
+#include "calibration.h"
+
+#include "errors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <map>
+#include <string_view>
+
+namespace gp {
+
+// Generated at build time from resources/calibration/builtin-calibration.json by resources/embed.cmake.
+extern const char kEmbeddedCalibrationJson[];
+extern const std::size_t kEmbeddedCalibrationJsonSize;
+
+namespace {
+
+using nlohmann::json;
+
+// A calibration table is a few tens of KB; anything far larger is a wrong file.
+constexpr std::size_t kMaxDocumentBytes = 4u * 1024u * 1024u;
+
+struct Field {
+    const char* id;
+    double Calibration::*member;
+};
+
+// The ids a calibration file must give, in the built-in file's order.
+constexpr Field kFields[] = {
+    {"gemm_eff_fp32", &Calibration::gemmEffFp32},
+    {"gemm_eff_tf32", &Calibration::gemmEffTf32},
+    {"gemm_eff_fp16", &Calibration::gemmEffFp16},
+    {"gemm_eff_bf16", &Calibration::gemmEffBf16},
+    {"gemm_eff_fp8", &Calibration::gemmEffFp8},
+    {"gemm_eff_other", &Calibration::gemmEffOther},
+    {"gemm_shape_c", &Calibration::gemmShapeC},
+    {"bandwidth_eff", &Calibration::bandwidthEff},
+    {"decode_bandwidth_eff", &Calibration::decodeBandwidthEff},
+    {"attn_eff_hopper_blackwell", &Calibration::attnEffHopperBlackwell},
+    {"attn_eff_nvidia", &Calibration::attnEffNvidia},
+    {"attn_eff_non_nvidia", &Calibration::attnEffNonNvidia},
+    {"ew_traffic_eager", &Calibration::ewTrafficEager},
+    {"ew_traffic_optimized", &Calibration::ewTrafficOptimized},
+    {"train_gemm_derate_optimized", &Calibration::trainGemmDerateOptimized},
+    {"logit_traffic_eager", &Calibration::logitTrafficEager},
+    {"logit_traffic_optimized", &Calibration::logitTrafficOptimized},
+    {"kernel_s_train_eager", &Calibration::kernelSTrainEager},
+    {"kernel_s_train_optimized", &Calibration::kernelSTrainOptimized},
+    {"kernel_s_infer_eager", &Calibration::kernelSInferEager},
+    {"kernel_s_infer_optimized", &Calibration::kernelSInferOptimized},
+    {"kernel_s_decode_eager", &Calibration::kernelSDecodeEager},
+    {"decode_layer_s_graph", &Calibration::decodeLayerSGraph},
+    {"decode_gemm_min_rows", &Calibration::decodeGemmMinRows},
+    {"kernels_layer_swiglu_amp", &Calibration::kernelsLayerSwigluAmp},
+    {"kernels_layer_swiglu", &Calibration::kernelsLayerSwiglu},
+    {"kernels_layer_gelu_amp", &Calibration::kernelsLayerGeluAmp},
+    {"kernels_layer_gelu", &Calibration::kernelsLayerGelu},
+    {"kernels_per_expert", &Calibration::kernelsPerExpert},
+    {"kernels_per_lora_target", &Calibration::kernelsPerLoraTarget},
+    {"kernels_optimized_fusion", &Calibration::kernelsOptimizedFusion},
+    {"kernels_optimized_min", &Calibration::kernelsOptimizedMin},
+    {"prefill_ew_factor", &Calibration::prefillEwFactor},
+    {"prefill_kernels_layer_optimized", &Calibration::prefillKernelsLayerOptimized},
+    {"prefill_kernels_layer_eager", &Calibration::prefillKernelsLayerEager},
+    {"conv_eff", &Calibration::convEff},
+    {"vision_ew_traffic", &Calibration::visionEwTraffic},
+    {"vision_checkpoint_full_factor", &Calibration::visionCheckpointFullFactor},
+    {"fsdp_overlap", &Calibration::fsdpOverlap},
+    {"ddp_overlap", &Calibration::ddpOverlap},
+    {"pcie_eff", &Calibration::pcieEff},
+    {"allreduce_latency_s_base", &Calibration::allReduceLatencySBase},
+    {"allreduce_latency_s_per_gpu", &Calibration::allReduceLatencySPerGpu},
+    {"context_cuda_mib", &Calibration::contextCudaMib},
+    {"context_rocm_mib", &Calibration::contextRocmMib},
+    {"context_other_mib", &Calibration::contextOtherMib},
+    {"buffers_train_eager_mib", &Calibration::buffersTrainEagerMib},
+    {"buffers_train_optimized_mib", &Calibration::buffersTrainOptimizedMib},
+    {"buffers_infer_mib", &Calibration::buffersInferMib},
+    {"allocator_slack", &Calibration::allocatorSlack},
+    {"allocator_slack_checkpoint", &Calibration::allocatorSlackCheckpoint},
+    {"allocator_slack_weights", &Calibration::allocatorSlackWeights},
+    {"activation_optimized_factor", &Calibration::activationOptimizedFactor},
+    {"activation_selective_factor", &Calibration::activationSelectiveFactor},
+    {"activation_gpt2_extra", &Calibration::activationGpt2Extra},
+    {"prefill_chunk_tokens", &Calibration::prefillChunkTokens},
+    {"usable_memory_fraction", &Calibration::usableMemoryFraction},
+    {"uncertainty_memory", &Calibration::uncertaintyMemory},
+    {"uncertainty_throughput_training", &Calibration::uncertaintyThroughputTraining},
+    {"uncertainty_throughput_inference", &Calibration::uncertaintyThroughputInference},
+    {"uncertainty_throughput_vision", &Calibration::uncertaintyThroughputVision},
+    {"uncertainty_widen_throughput_other_nvidia", &Calibration::uncertaintyWidenThroughputOtherNvidia},
+    {"uncertainty_widen_throughput_non_nvidia", &Calibration::uncertaintyWidenThroughputNonNvidia},
+    {"uncertainty_widen_memory_other_nvidia", &Calibration::uncertaintyWidenMemoryOtherNvidia},
+    {"uncertainty_widen_memory_non_nvidia", &Calibration::uncertaintyWidenMemoryNonNvidia},
+    {"uncertainty_widen_throughput_approximate", &Calibration::uncertaintyWidenThroughputApproximate},
+    {"uncertainty_widen_memory_approximate", &Calibration::uncertaintyWidenMemoryApproximate},
+    {"uncertainty_widen_throughput_multi_gpu", &Calibration::uncertaintyWidenThroughputMultiGpu},
+    {"uncertainty_widen_memory_multi_gpu", &Calibration::uncertaintyWidenMemoryMultiGpu},
+    {"uncertainty_widen_throughput_qlora", &Calibration::uncertaintyWidenThroughputQlora},
+    {"uncertainty_widen_throughput_moe", &Calibration::uncertaintyWidenThroughputMoe},
+    {"uncertainty_widen_memory_moe", &Calibration::uncertaintyWidenMemoryMoe},
+    {"uncertainty_widen_throughput_optimized_training", &Calibration::uncertaintyWidenThroughputOptimizedTraining},
+};
+
+constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};
+
+const Field* findField(std::string_view id)
+{
+    for (const Field& f : kFields)
+        if (id == f.id)
+            return &f;
+    return nullptr;
+}
+
+std::string num(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string stripExceptionTag(const char* what)
+{
+    // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
+    std::string s(what);
+    if (!s.empty() && s.front() == '[')
+        if (const auto close = s.find("] "); close != std::string::npos)
+            s.erase(0, close + 2);
+    return s;
+}
+
+json parseDocument(std::string_view text)
+{
+    if (text.size() > kMaxDocumentBytes)
+        throw InputError("", "document is " + std::to_string(text.size()) + " bytes; the limit is " +
+                                 std::to_string(kMaxDocumentBytes) + " bytes (4 MiB)");
+    try {
+        return json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        throw InputError("", "invalid JSON at byte " + std::to_string(e.byte) + ": " + stripExceptionTag(e.what()));
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 for a number literal that overflows a double.
+        throw InputError("", "invalid JSON: " + stripExceptionTag(e.what()));
+    }
+}
+
+/// Reads an optional string field into `out`; a present non-string is a problem.
+void readText(const json& entry, const char* key, const std::string& base, std::string& out,
+              std::vector<Diagnostic>& problems)
+{
+    const auto it = entry.find(key);
+    if (it == entry.end())
+        return;
+    if (!it->is_string()) {
+        problems.push_back({base + "." + key, "must be a string"});
+        return;
+    }
+    out = it->get<std::string>();
+}
+
+/// Reads a numeric field; false when absent or not a finite number (reported when required or present).
+bool readNumber(const json& entry, const char* key, const std::string& base, bool required, double& out,
+                std::vector<Diagnostic>& problems)
+{
+    const auto it = entry.find(key);
+    if (it == entry.end()) {
+        if (required)
+            problems.push_back({base + "." + key, "missing (a number is required)"});
+        return false;
+    }
+    if (!it->is_number()) {
+        problems.push_back({base + "." + key, "must be a number"});
+        return false;
+    }
+    const double v = it->get<double>();
+    if (!std::isfinite(v)) {
+        problems.push_back({base + "." + key, "must be a finite number"});
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+void checkHeader(const json& doc, const Calibration& c, std::vector<Diagnostic>& problems)
+{
+    if (const auto f = doc.find("format"); f != doc.end() && (!f->is_string() || *f != "gpuplanner-calibration"))
+        problems.push_back({"format", "must be \"gpuplanner-calibration\""});
+    if (const auto n = doc.find("count"); n != doc.end()) {
+        if (!n->is_number_unsigned() || n->get<std::size_t>() != c.entries.size())
+            problems.push_back({"count", "says " + n->dump() + " but the file has " +
+                                             std::to_string(c.entries.size()) + " known constants"});
+    }
+    if (const auto k = doc.find("counts"); k != doc.end()) {
+        if (!k->is_object()) {
+            problems.push_back({"counts", "must be an object of kind: count"});
+            return;
+        }
+        for (const char* kind : kKinds) {
+            std::size_t have = 0;
+            for (const auto& e : c.entries)
+                have += e.kind == kind ? 1 : 0;
+            const auto it = k->find(kind);
+            const std::size_t said = it != k->end() && it->is_number_unsigned() ? it->get<std::size_t>() : 0;
+            if (said != have)
+                problems.push_back({std::string("counts.") + kind,
+                                    "says " + (it != k->end() ? it->dump() : std::string("nothing")) + " but " +
+                                        std::to_string(have) + " constants have this kind"});
+        }
+    }
+}
+
+/// Parses `text`; `reference` (the built-in table) supplies the bounds and the
+/// metadata a user file leaves out. Without a reference every field is required.
+Calibration parse(std::string_view text, const Calibration* reference)
+{
+    const json doc = parseDocument(text);
+    if (!doc.is_object() || !doc.contains("constants") || !doc["constants"].is_array())
+        throw InputError("constants", "a calibration file is a JSON object with a \"constants\" array");
+    const json& list = doc["constants"];
+
+    std::vector<Diagnostic> problems;
+    Calibration c;
+    std::map<std::string, std::size_t, std::less<>> firstIndex;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const json& item = list[i];
+        const std::string base = "constants[" + std::to_string(i) + "]";
+        if (!item.is_object()) {
+            problems.push_back({base, "expected an object {\"id\", \"value\", ...}"});
+            continue;
+        }
+        const auto idIt = item.find("id");
+        if (idIt == item.end() || !idIt->is_string() || idIt->get<std::string>().empty()) {
+            problems.push_back({base + ".id", "missing (a non-empty string is required)"});
+            continue;
+        }
+        const std::string id = idIt->get<std::string>();
+        const Field* field = findField(id);
+        if (!field) {
+            c.warnings.push_back(base + ".id: unknown constant \"" + id + "\", ignored");
+            continue;
+        }
+        if (const auto [at, fresh] = firstIndex.emplace(id, i); !fresh) {
+            problems.push_back({base + ".id", "\"" + id + "\" is given twice (first at constants[" +
+                                                  std::to_string(at->second) + "])"});
+            continue;
+        }
+        const CalibrationEntry* ref = reference ? reference->find(id) : nullptr;
+        CalibrationEntry e = ref ? *ref : CalibrationEntry{};
+        e.id = id;
+        const std::size_t before = problems.size();
+        double value = 0;
+        const bool hasValue = readNumber(item, "value", base, true, value, problems);
+        double lo = 0;
+        double hi = 0;
+        const bool hasMin = readNumber(item, "min", base, !ref, lo, problems);
+        const bool hasMax = readNumber(item, "max", base, !ref, hi, problems);
+        if (hasMin && hasMax && lo > hi)
+            problems.push_back({base + ".min", "min " + num(lo) + " is above max " + num(hi)});
+        if (ref) {
+            // A user file may narrow the physical bounds, never widen them.
+            e.min = hasMin ? std::max(lo, ref->min) : ref->min;
+            e.max = hasMax ? std::min(hi, ref->max) : ref->max;
+        } else {
+            e.min = lo;
+            e.max = hi;
+        }
+        readText(item, "unit", base, e.unit, problems);
+        readText(item, "kind", base, e.kind, problems);
+        readText(item, "fitted_on", base, e.fittedOn, problems);
+        readText(item, "form", base, e.form, problems);
+        if (!ref) {
+            for (const char* key : {"unit", "kind", "fitted_on", "form"})
+                if (!item.contains(key))
+                    problems.push_back({base + "." + key, "missing (the built-in table documents every constant)"});
+        }
+        bool kindKnown = e.kind.empty() && ref;
+        for (const char* k : kKinds)
+            kindKnown = kindKnown || e.kind == k;
+        if (!kindKnown)
+            problems.push_back({base + ".kind", "\"" + e.kind + "\" is not one of fitted, measured, literature, assumed"});
+        if (hasValue && (value < e.min || value > e.max))
+            problems.push_back({base + ".value", id + " = " + num(value) + " is outside its bounds [" + num(e.min) +
+                                                     ", " + num(e.max) + "]"});
+        if (problems.size() != before)
+            continue;
+        e.value = value;
+        c.*(field->member) = value;
+        c.entries.push_back(std::move(e));
+    }
+    for (const Field& f : kFields)
+        if (!firstIndex.count(f.id))
+            problems.push_back({"constants", "missing constant \"" + std::string(f.id) + "\""});
+    if (problems.empty())
+        checkHeader(doc, c, problems);
+    if (!problems.empty())
+        throw InputError(std::move(problems));
+    return c;
+}
+
+} // namespace
+
+const CalibrationEntry* Calibration::find(const std::string& id) const
+{
+    for (const auto& e : entries)
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
+bool Calibration::set(const std::string& id, double value)
+{
+    const Field* field = findField(id);
+    if (!field)
+        return false;
+    for (auto& e : entries)
+        if (e.id == id)
+            e.value = value;
+    this->*(field->member) = value;
+    return true;
+}
+
+int calibrationConstantCount() { return int(std::size(kFields)); }
+
+const Calibration& builtinCalibration()
+{
+    // Parsed once, on first use; thread-safe by the magic-statics rule.
+    static const Calibration calibration =
+        parse(std::string_view(kEmbeddedCalibrationJson, kEmbeddedCalibrationJsonSize), nullptr);
+    return calibration;
+}
+
+Calibration loadCalibration(const std::string& jsonText) { return parse(jsonText, &builtinCalibration()); }
+
+} // namespace gp

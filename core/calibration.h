@@ -1,0 +1,145 @@
+#pragma once
+// The fitted and empirical constants of the memory and performance models, as
+// data: resources/calibration/builtin-calibration.json is compiled in, and a
+// user file with the same entries can replace it (refits, other clusters).
+// Structural constants (bytes per element, 6N FLOPs, the causal 0.5, tensor
+// counts) are physics and stay in the code.
+#include <string>
+#include <vector>
+
+namespace gp {
+
+struct EstimateOptions;
+struct GpuEstimate;
+struct Gpu;
+struct Scenario;
+
+/// One constant of the table, with where its value comes from.
+struct CalibrationEntry {
+    std::string id;        // stable key, e.g. "gemm_eff_bf16"
+    double value = 0;
+    std::string unit;      // "fraction of the dense datasheet peak", "s per kernel launch", ...
+    double min = 0;        // physical bounds the value must lie in (inclusive)
+    double max = 0;
+    std::string kind;      // "fitted" | "measured" | "literature" | "assumed"
+    std::string fittedOn;  // the runs, datasheet or paper behind the value
+    std::string form;      // why the model uses it in this form
+};
+
+/// Every constant the models read, by name. Obtain one from builtinCalibration()
+/// or loadCalibration(); the members mirror `entries`.
+struct Calibration {
+    // GEMM ceilings (fraction of the dense peak at 8192^3) and shape constant
+    double gemmEffFp32 = 0;
+    double gemmEffTf32 = 0;
+    double gemmEffFp16 = 0;
+    double gemmEffBf16 = 0;
+    double gemmEffFp8 = 0;
+    double gemmEffOther = 0;
+    double gemmShapeC = 0;
+    // Bandwidth
+    double bandwidthEff = 0;
+    double decodeBandwidthEff = 0;
+    // Attention (flash / SDPA) efficiency
+    double attnEffHopperBlackwell = 0;
+    double attnEffNvidia = 0;
+    double attnEffNonNvidia = 0;
+    // Elementwise and loss traffic
+    double ewTrafficEager = 0;
+    double ewTrafficOptimized = 0;
+    double trainGemmDerateOptimized = 0;
+    double logitTrafficEager = 0;
+    double logitTrafficOptimized = 0;
+    // Host / launch costs (seconds)
+    double kernelSTrainEager = 0;
+    double kernelSTrainOptimized = 0;
+    double kernelSInferEager = 0;
+    double kernelSInferOptimized = 0;
+    double kernelSDecodeEager = 0;
+    double decodeLayerSGraph = 0;
+    double decodeGemmMinRows = 0;
+    // Effective kernel launches per layer forward
+    double kernelsLayerSwigluAmp = 0;
+    double kernelsLayerSwiglu = 0;
+    double kernelsLayerGeluAmp = 0;
+    double kernelsLayerGelu = 0;
+    double kernelsPerExpert = 0;
+    double kernelsPerLoraTarget = 0;
+    double kernelsOptimizedFusion = 0;
+    double kernelsOptimizedMin = 0;
+    // Prefill
+    double prefillEwFactor = 0;
+    double prefillKernelsLayerOptimized = 0;
+    double prefillKernelsLayerEager = 0;
+    // Vision
+    double convEff = 0;
+    double visionEwTraffic = 0;
+    double visionCheckpointFullFactor = 0;
+    // Communication
+    double fsdpOverlap = 0;
+    double ddpOverlap = 0;
+    double pcieEff = 0;
+    double allReduceLatencySBase = 0;
+    double allReduceLatencySPerGpu = 0;
+    // Memory
+    double contextCudaMib = 0;
+    double contextRocmMib = 0;
+    double contextOtherMib = 0;
+    double buffersTrainEagerMib = 0;
+    double buffersTrainOptimizedMib = 0;
+    double buffersInferMib = 0;
+    double allocatorSlack = 0;
+    double allocatorSlackCheckpoint = 0;
+    double allocatorSlackWeights = 0;
+    double activationOptimizedFactor = 0;
+    double activationSelectiveFactor = 0;
+    double activationGpt2Extra = 0;
+    double prefillChunkTokens = 0;
+    double usableMemoryFraction = 0;
+    // Uncertainty (relative 1-sigma): base residuals and widenings in quadrature
+    double uncertaintyMemory = 0;
+    double uncertaintyThroughputTraining = 0;
+    double uncertaintyThroughputInference = 0;
+    double uncertaintyThroughputVision = 0;
+    double uncertaintyWidenThroughputOtherNvidia = 0;
+    double uncertaintyWidenThroughputNonNvidia = 0;
+    double uncertaintyWidenMemoryOtherNvidia = 0;
+    double uncertaintyWidenMemoryNonNvidia = 0;
+    double uncertaintyWidenThroughputApproximate = 0;
+    double uncertaintyWidenMemoryApproximate = 0;
+    double uncertaintyWidenThroughputMultiGpu = 0;
+    double uncertaintyWidenMemoryMultiGpu = 0;
+    double uncertaintyWidenThroughputQlora = 0;
+    double uncertaintyWidenThroughputMoe = 0;
+    double uncertaintyWidenMemoryMoe = 0;
+    double uncertaintyWidenThroughputOptimizedTraining = 0;
+
+    std::vector<CalibrationEntry> entries; // in file order, one per member above
+    std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored
+
+    /// The entry with this id, or nullptr.
+    const CalibrationEntry* find(const std::string& id) const;
+    /// Sets the entry and its member; false for an unknown id. No bounds check:
+    /// meant for tests and refits, which validate through loadCalibration.
+    bool set(const std::string& id, double value);
+};
+
+/// Number of constants a calibration file must give (the members above).
+int calibrationConstantCount();
+
+/// The compiled-in table (resources/calibration/builtin-calibration.json),
+/// parsed and validated once.
+const Calibration& builtinCalibration();
+
+/// Parses and validates a calibration document: every known id exactly once,
+/// each value a finite number within the built-in entry's [min, max] (and the
+/// file's own min/max when it gives them). Unknown ids go to warnings. Throws
+/// InputError naming the key path (e.g. "constants[3].value") of every problem.
+Calibration loadCalibration(const std::string& jsonText);
+
+/// estimateOn (estimate.h) with these constants instead of the built-in ones;
+/// `calibration` is only read during the call.
+GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options,
+                       const Calibration& calibration);
+
+} // namespace gp
