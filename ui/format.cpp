@@ -2,6 +2,7 @@
 
 #include <QLocale>
 #include <QObject>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -68,6 +69,17 @@ QString formatCount(double n)
 QString htmlEscape(const QString& s)
 {
     return s.toHtmlEscaped();
+}
+
+QString shortGpuName(const QString& name)
+{
+    QString s = name;
+    static const QRegularExpression parens(QStringLiteral(R"(\s*\([^)]*\))"));
+    static const QRegularExpression brand(QStringLiteral(R"(\b(?:GeForce|Instinct|Tesla)\s+)"));
+    s.remove(parens);
+    s.remove(brand);
+    s = s.simplified();
+    return s.isEmpty() ? name : s;
 }
 
 } // namespace gp::ui

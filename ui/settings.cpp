@@ -1,6 +1,7 @@
 #include "settings.h"
 
 #include "scenariofile.h"
+#include "windowgeometry.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -104,9 +105,19 @@ void Settings::checkStoredValues()
              return !v.isValid() || v.typeId() == QMetaType::QString || v.typeId() == QMetaType::QStringList;
          }},
         {kLastDir, isType(QMetaType::QString)},
-        {kGeometry, isType(QMetaType::QByteArray)},
+        // Window and splitter states are checked before use: absurd sizes (a
+        // hand-edited or damaged file) would put the window off screen or make
+        // the first layout take minutes.
+        {kGeometry,
+         [](const QVariant& v) {
+             return v.typeId() == QMetaType::QByteArray && (v.toByteArray().isEmpty() || storedWindowGeometry(v.toByteArray()));
+         }},
         {kState, isType(QMetaType::QByteArray)},
-        {kSplitter, isType(QMetaType::QByteArray)},
+        {kSplitter,
+         [](const QVariant& v) {
+             return v.typeId() == QMetaType::QByteArray &&
+                    (v.toByteArray().isEmpty() || storedSplitterSizes(v.toByteArray(), kMainSplitterPanes));
+         }},
     };
     QStringList bad;
     for (const auto& [key, valid] : checks)
