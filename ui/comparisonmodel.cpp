@@ -194,8 +194,11 @@ void ComparisonModel::rebuild()
                 for (const std::size_t c : cand)
                     if (same(*r.values[c], top))
                         best.push_back(static_cast<int>(c));
-                if (best.size() == cand.size())
-                    best.clear(); // all equal: nothing stands out
+                // Every GPU shown has that value: nothing stands out.
+                const bool allSame = std::all_of(r.values.begin(), r.values.end(),
+                                                 [&](const std::optional<double>& v) { return v && same(*v, top); });
+                if (allSame)
+                    best.clear();
             }
         }
         m_best.push_back(std::move(best));

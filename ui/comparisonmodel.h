@@ -36,7 +36,7 @@ public:
 
     /// The columns with the best value of a row among the GPUs that fit (every
     /// column of a tie); empty when the row has no direction, fewer than two of
-    /// the fitting GPUs have a value, or they all have the same one.
+    /// the fitting GPUs have a value, or every GPU shown has the same value.
     std::vector<int> bestColumns(int row) const;
     /// The first of bestColumns(); -1 when none.
     int bestColumn(int row) const;

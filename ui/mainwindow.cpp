@@ -102,7 +102,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     };
 
     m_form = new ScenarioForm(m_model, this);
-    m_form->setMinimumWidth(580);
+    m_form->setMinimumWidth(460); // it scrolls; room for the tabs on a 1366x768 screen
     connect(m_form, &ScenarioForm::errorOccurred, this, [this](const QString& t, const QString& m) { m_reportError(t, m); });
     connect(m_form, &ScenarioForm::importRequested, this, &MainWindow::importHfConfigDialog);
 
@@ -286,7 +286,8 @@ void MainWindow::restoreWindowLayout()
         setGeometry(clampToArea(geometry(), on ? on->availableGeometry() : available));
     }
     restoreState(m_settings->windowState());
-    if (const auto sizes = storedSplitterSizes(m_settings->splitterState(), kMainSplitterPanes))
+    const auto sizes = storedSplitterSizes(m_settings->splitterState(), kMainSplitterPanes);
+    if (sizes && std::all_of(sizes->begin(), sizes->end(), [](int v) { return v > 0; }))
         m_splitter->setSizes(*sizes);
     else
         m_splitter->setSizes({first.width() * 2 / 5, first.width() * 3 / 5});

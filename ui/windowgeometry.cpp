@@ -87,7 +87,8 @@ std::optional<QList<int>> storedSplitterSizes(const QByteArray& state, int panes
     for (quint32 i = 0; i < count; ++i) {
         qint32 v = 0;
         stream >> v;
-        if (stream.status() != QDataStream::Ok || v < 0 || v > kMaxPlausiblePixels)
+        // -1: a pane never laid out (a window closed before it was shown).
+        if (stream.status() != QDataStream::Ok || v < -1 || v > kMaxPlausiblePixels)
             return std::nullopt;
         sizes << v;
     }

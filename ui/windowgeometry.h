@@ -31,8 +31,8 @@ QRect clampToArea(const QRect& geometry, const QRect& available);
 std::optional<QRect> storedWindowGeometry(const QByteArray& state);
 
 /// The pane sizes stored by QSplitter::saveState(); unset when the bytes are not
-/// such a state, the count is not `panes`, or a size is negative or beyond
-/// kMaxPlausiblePixels.
+/// such a state, the count is not `panes`, or a size is below -1 (Qt's "never
+/// laid out") or beyond kMaxPlausiblePixels.
 std::optional<QList<int>> storedSplitterSizes(const QByteArray& state, int panes);
 
 } // namespace gp::ui

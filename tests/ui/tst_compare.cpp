@@ -105,8 +105,10 @@ private slots:
         QCOMPARE(model.bestColumns(rowNamed(model, QStringLiteral("Cost to train"))), (V{1}));
         QCOMPARE(model.bestColumns(rowNamed(model, QStringLiteral("Price, whole job"))), (V{1}));
         QCOMPARE(model.bestColumns(rowNamed(model, QStringLiteral("Fits and meets targets"))), (V{0, 1}));
-        // a and b have the same VRAM (c's 24 GiB does not count): nothing stands out.
-        QCOMPARE(model.bestColumns(rowNamed(model, QStringLiteral("VRAM per GPU"))), V{});
+        // a and b have more VRAM than c: both are marked.
+        QCOMPARE(model.bestColumns(rowNamed(model, QStringLiteral("VRAM per GPU"))), (V{0, 1}));
+        // All three need 40 GiB: nothing stands out.
+        QCOMPARE(model.bestColumns(rowNamed(model, QStringLiteral("VRAM need per GPU"))), V{});
         const int tp = rowNamed(model, QStringLiteral("Throughput ("));
         QVERIFY(model.index(tp, 0).data(ComparisonModel::IsBestRole).toBool());
         QVERIFY(model.index(tp, 1).data(ComparisonModel::IsBestRole).toBool());
@@ -233,7 +235,7 @@ private slots:
                  (QStringList{"Instinct MI300X", "Instinct MI325X", "Instinct MI355X"}));
         QCOMPARE(picker.matches(QStringLiteral("4090")), QStringList{"GeForce RTX 4090 24GB"});
         picker.completer()->setCompletionPrefix(QStringLiteral("h200"));
-        QCOMPARE(picker.completer()->completionCount(), 2);
+        QCOMPARE(picker.completer()->completionCount(), 3); // H200 SXM, H200 NVL, GH200
         QVERIFY(picker.maxVisibleItems() <= 16);
         // Choosing by id, and "(none)".
         QSignalSpy changed(&picker, &GpuPicker::idChanged);
