@@ -289,8 +289,11 @@ void MainWindow::restoreWindowLayout()
     const auto sizes = storedSplitterSizes(m_settings->splitterState(), kMainSplitterPanes);
     if (sizes && std::all_of(sizes->begin(), sizes->end(), [](int v) { return v > 0; }))
         m_splitter->setSizes(*sizes);
-    else
-        m_splitter->setSizes({first.width() * 2 / 5, first.width() * 3 / 5});
+    else {
+        // The form as wide as its fields want (600) where the tabs keep 700 px.
+        const int form = std::clamp(first.width() - 700, 460, 600);
+        m_splitter->setSizes({form, first.width() - form});
+    }
 }
 
 charts::ChartPanel* MainWindow::chartPanel(charts::ChartKind kind) const
