@@ -110,13 +110,12 @@ void Settings::checkStoredValues()
         // the first layout take minutes.
         {kGeometry,
          [](const QVariant& v) {
-             return v.typeId() == QMetaType::QByteArray && (v.toByteArray().isEmpty() || storedWindowGeometry(v.toByteArray()));
+             return v.typeId() == QMetaType::QByteArray && !isDamagedWindowGeometry(v.toByteArray());
          }},
         {kState, isType(QMetaType::QByteArray)},
         {kSplitter,
          [](const QVariant& v) {
-             return v.typeId() == QMetaType::QByteArray &&
-                    (v.toByteArray().isEmpty() || storedSplitterSizes(v.toByteArray(), kMainSplitterPanes));
+             return v.typeId() == QMetaType::QByteArray && !isDamagedSplitterState(v.toByteArray(), kMainSplitterPanes);
          }},
     };
     QStringList bad;

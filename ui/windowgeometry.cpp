@@ -95,4 +95,26 @@ std::optional<QList<int>> storedSplitterSizes(const QByteArray& state, int panes
     return sizes;
 }
 
+namespace {
+
+quint32 leadingMagic(const QByteArray& state)
+{
+    QDataStream stream(state);
+    quint32 magic = 0;
+    stream >> magic;
+    return stream.status() == QDataStream::Ok ? magic : 0;
+}
+
+} // namespace
+
+bool isDamagedWindowGeometry(const QByteArray& state)
+{
+    return leadingMagic(state) == 0x1D9D0CB && !storedWindowGeometry(state);
+}
+
+bool isDamagedSplitterState(const QByteArray& state, int panes)
+{
+    return leadingMagic(state) == 0xff && !storedSplitterSizes(state, panes);
+}
+
 } // namespace gp::ui

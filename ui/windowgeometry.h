@@ -35,4 +35,10 @@ std::optional<QRect> storedWindowGeometry(const QByteArray& state);
 /// laid out") or beyond kMaxPlausiblePixels.
 std::optional<QList<int>> storedSplitterSizes(const QByteArray& state, int panes);
 
+/// A QWidget::saveGeometry() / QSplitter::saveState() (by its magic number) that
+/// storedWindowGeometry() / storedSplitterSizes() reject: damage to set aside.
+/// Bytes of another kind are not: Qt ignores them and uses the defaults.
+bool isDamagedWindowGeometry(const QByteArray& state);
+bool isDamagedSplitterState(const QByteArray& state, int panes);
+
 } // namespace gp::ui

@@ -117,6 +117,13 @@ private slots:
         QVERIFY(!storedSplitterSizes(splitterBytes({-20, 700}), 2));       // negative
         QVERIFY(!storedSplitterSizes(splitterBytes({400, 50000000}), 2));  // absurd
         QVERIFY(!storedSplitterSizes(QByteArray("\x00\x00\x00\x01", 4), 2));
+        // Damage to set aside: the right kind of state with absurd values.
+        QVERIFY(isDamagedSplitterState(splitterBytes({400, 50000000}), 2));
+        QVERIFY(!isDamagedSplitterState(splitterBytes({400, 700}), 2));
+        QVERIFY(!isDamagedSplitterState(QByteArray("\x01\x02", 2), 2)); // not a splitter state: Qt ignores it
+        QVERIFY(isDamagedWindowGeometry(geometryBytes(QRect(0, 0, 200000, 90000), QRect(0, 0, 200000, 90000))));
+        QVERIFY(!isDamagedWindowGeometry(w.saveGeometry()));
+        QVERIFY(!isDamagedWindowGeometry(QByteArray("\x01\x02", 2)));
     }
 
     void aDamagedSettingsFileIsSetAside()
