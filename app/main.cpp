@@ -4,7 +4,35 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QIcon>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace {
+
+/// Saves every tab of the window as DIR/<n>-<tab>.png and quits (docs, visual checks).
+void screenshotTabs(gp::ui::MainWindow& window, const QString& dir)
+{
+    QDir().mkpath(dir);
+    QTabWidget* tabs = window.tabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        for (int k = 0; k < 5; ++k)
+            QApplication::processEvents(); // lay out and paint the tab
+        QString name = tabs->tabText(i).remove(QLatin1Char('&')).toLower();
+        name.replace(QLatin1Char(' '), QLatin1Char('-'));
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(name));
+        if (!window.grab().save(path)) {
+            qCritical("Cannot write %s", qPrintable(QDir::toNativeSeparators(path)));
+            QApplication::exit(1);
+            return;
+        }
+    }
+    QApplication::quit();
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -21,10 +49,20 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A scenario (.gpuplan.json) to open"), QStringLiteral("[file]"));
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+                                         QStringLiteral("Save each tab as a PNG in <dir> and quit"), QStringLiteral("dir"));
+    parser.addOption(screenshots);
     parser.process(app);
 
     gp::ui::MainWindow window;
     window.show();
+    if (parser.isSet(screenshots)) {
+        if (!parser.positionalArguments().isEmpty())
+            window.openFile(parser.positionalArguments().constFirst());
+        // After the first paint and the start-up notices.
+        QTimer::singleShot(1500, &window, [&window, dir = parser.value(screenshots)] { screenshotTabs(window, dir); });
+        return QApplication::exec();
+    }
     // A session that crashed left an autosave: offer it before anything else.
     window.offerRecovery();
     if (!parser.positionalArguments().isEmpty() && window.maybeSave())

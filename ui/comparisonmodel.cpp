@@ -8,6 +8,8 @@
 
 #include <QFont>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace gp::ui {
@@ -62,12 +64,14 @@ void ComparisonModel::rebuild()
             }
     }
     m_rows.clear();
+    m_best.clear();
     const std::size_t n = m_columns.size();
     if (n == 0)
         return;
-    auto addRow = [&](const QString& label, Better better, auto get, bool money = false) {
+    auto addRow = [&](const QString& label, Better better, auto get, bool money = false, std::string termKey = {}) {
         Row r;
         r.label = label;
+        r.termKey = std::move(termKey);
         r.better = better;
         r.money = money;
         for (std::size_t c = 0; c < n; ++c) {
@@ -94,25 +98,30 @@ void ComparisonModel::rebuild()
             fits.tooltip.push_back(why.join(QLatin1Char('\n')));
         }
         fits.better = Better::Higher;
+        fits.fitsRow = true;
         m_rows.push_back(std::move(fits));
     }
     addRow(tr("GPUs per job"), Better::None, [](const G& g) -> O { return g.count; });
-    addRow(tr("VRAM need per GPU (GiB)"), Better::Lower, [](const G& g) -> O { return gp::units::bytesToGiB(g.memory.total()); });
+    addRow(tr("VRAM need per GPU (GiB)"), Better::Lower, [](const G& g) -> O { return gp::units::bytesToGiB(g.memory.total()); },
+           false, "memory.total");
     addRow(tr("VRAM per GPU (GiB)"), Better::Higher, [](const G& g) -> O { return gp::units::bytesToGiB(g.capacityBytes); });
     addRow(tr("Headroom per GPU (GiB)"), Better::Higher,
            [](const G& g) -> O { return gp::units::bytesToGiB(g.capacityBytes - g.memory.total()); });
     addRow(tr("Throughput (%1)").arg(throughputUnit(m_estimate)), Better::Higher, [](const G& g) { return throughputOf(g); });
     if (training) {
-        addRow(tr("Step time (ms)"), Better::Lower, [](const G& g) -> O { return g.training ? O(g.training->stepMs) : O(); });
+        addRow(tr("Step time (ms)"), Better::Lower, [](const G& g) -> O { return g.training ? O(g.training->stepMs) : O(); },
+               false, "perf.step");
         addRow(tr("MFU (%)"), Better::Higher, [](const G& g) -> O { return g.training ? O(g.training->mfu * 100) : O(); });
-        addRow(tr("Time to train (h)"), Better::Lower, [](const G& g) -> O { return g.training ? g.training->hours : O(); });
+        addRow(tr("Time to train (h)"), Better::Lower, [](const G& g) -> O { return g.training ? g.training->hours : O(); },
+               false, "cost.hours");
     } else {
         addRow(tr("TTFT (ms)"), Better::Lower, [](const G& g) -> O { return g.inference ? g.inference->ttftMs : O(); });
         addRow(tr("TPOT (ms)"), Better::Lower, [](const G& g) -> O { return g.inference ? g.inference->tpotMs : O(); });
         addRow(tr("Batch latency (ms)"), Better::Lower, [](const G& g) -> O { return g.inference ? g.inference->latencyMs : O(); });
     }
     addRow(tr("Price, whole job (%1/h)").arg(m_currency), Better::Lower, [](const G& g) -> O { return g.usdPerHour; }, true);
-    addRow(comparableCostLabel(m_estimate), Better::Lower, [](const G& g) { return comparableCost(g); }, true);
+    addRow(comparableCostLabel(m_estimate), Better::Lower, [](const G& g) { return comparableCost(g); }, true,
+           training ? "cost.total" : "cost.per_million");
     addRow(tr("Throughput uncertainty (±%, 1σ)"), Better::None, [](const G& g) -> O { return g.uncertainty.throughput * 100; });
     addRow(tr("Memory uncertainty (±%, 1σ)"), Better::None, [](const G& g) -> O { return g.uncertainty.memory * 100; });
     // Drop metric rows nobody has (e.g. batch latency for a language model).
@@ -120,13 +129,37 @@ void ComparisonModel::rebuild()
         return std::none_of(r.values.begin(), r.values.end(), [](const O& v) { return v.has_value(); });
     });
 
-    // Then every term any chosen GPU computed, by key, in first-seen order.
+    // A term a metric row already shows lends it its formula instead of a row of its own.
+    std::map<std::string, std::size_t> shown;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (!m_rows[i].termKey.empty())
+            shown.emplace(m_rows[i].termKey, i);
+    for (std::size_t c = 0; c < n; ++c)
+        for (const auto& t : result(static_cast<int>(c)).terms)
+            if (const auto it = shown.find(t.key); it != shown.end())
+                m_rows[it->second].tooltip[c] = QString::fromStdString(t.formula);
+
+    // Then every other term any chosen GPU computed, by key, in first-seen order;
+    // one with the label of a row already there is not repeated.
+    QStringList rowLabels;
+    for (const Row& r : m_rows)
+        rowLabels << r.label;
     std::vector<std::string> keys;
     std::map<std::string, std::string> labels;
     for (std::size_t c = 0; c < n; ++c)
-        for (const auto& t : result(static_cast<int>(c)).terms)
-            if (labels.emplace(t.key, t.label + (t.unit.empty() ? "" : " (" + t.unit + ")")).second)
-                keys.push_back(t.key);
+        for (const auto& t : result(static_cast<int>(c)).terms) {
+            if (shown.count(t.key))
+                continue;
+            const std::string label = t.label + (t.unit.empty() ? "" : " (" + t.unit + ")");
+            if (rowLabels.contains(QString::fromStdString(label)))
+                continue;
+            if (labels.count(t.key))
+                continue;
+            // Two terms with one label (rare) are told apart by their keys.
+            const bool taken = std::any_of(labels.begin(), labels.end(), [&](const auto& kv) { return kv.second == label; });
+            labels.emplace(t.key, taken ? label + " [" + t.key + "]" : label);
+            keys.push_back(t.key);
+        }
     for (const auto& key : keys) {
         Row r;
         r.label = QString::fromStdString(labels[key]);
@@ -140,6 +173,36 @@ void ComparisonModel::rebuild()
         }
         m_rows.push_back(std::move(r));
     }
+
+    m_best.clear();
+    for (const Row& r : m_rows) {
+        std::vector<int> best;
+        if (r.better != Better::None) {
+            // Candidates: the GPUs that fit (for the fits row itself: all of them).
+            std::vector<std::size_t> cand;
+            for (std::size_t c = 0; c < n; ++c)
+                if (r.values[c] && (r.fitsRow || result(static_cast<int>(c)).fits))
+                    cand.push_back(c);
+            if (cand.size() >= 2) {
+                const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); };
+                double top = *r.values[cand.front()];
+                for (const std::size_t c : cand) {
+                    const double v = *r.values[c];
+                    if (r.better == Better::Lower ? v < top : v > top)
+                        top = v;
+                }
+                for (const std::size_t c : cand)
+                    if (same(*r.values[c], top))
+                        best.push_back(static_cast<int>(c));
+                // Every GPU shown has that value: nothing stands out.
+                const bool allSame = std::all_of(r.values.begin(), r.values.end(),
+                                                 [&](const std::optional<double>& v) { return v && same(*v, top); });
+                if (allSame)
+                    best.clear();
+            }
+        }
+        m_best.push_back(std::move(best));
+    }
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const
@@ -152,30 +215,25 @@ int ComparisonModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
 }
 
+std::vector<int> ComparisonModel::bestColumns(int row) const
+{
+    if (row < 0 || row >= static_cast<int>(m_best.size()))
+        return {};
+    return m_best[static_cast<std::size_t>(row)];
+}
+
 int ComparisonModel::bestColumn(int row) const
 {
-    if (row < 0 || row >= rowCount())
-        return -1;
-    const Row& r = m_rows[static_cast<std::size_t>(row)];
-    if (r.better == Better::None || r.values.size() < 2)
-        return -1;
-    int best = -1;
-    bool tie = true;
-    for (std::size_t c = 0; c < r.values.size(); ++c) {
-        if (!r.values[c])
-            continue;
-        if (best < 0) {
-            best = static_cast<int>(c);
-            continue;
-        }
-        const double b = *r.values[static_cast<std::size_t>(best)];
-        const double v = *r.values[c];
-        if (v != b)
-            tie = false;
-        if ((r.better == Better::Lower && v < b) || (r.better == Better::Higher && v > b))
-            best = static_cast<int>(c);
-    }
-    return tie ? -1 : best;
+    const std::vector<int> best = bestColumns(row);
+    return best.empty() ? -1 : best.front();
+}
+
+bool ComparisonModel::isBest(int row, int column) const
+{
+    if (row < 0 || row >= static_cast<int>(m_best.size()))
+        return false;
+    const auto& best = m_best[static_cast<std::size_t>(row)];
+    return std::find(best.begin(), best.end(), column) != best.end();
 }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const
@@ -195,13 +253,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             return QStringLiteral("—");
         return r.money ? formatMoney(*v, m_currency) : formatNumber(*v, 4);
     case SortRole: return v ? QVariant(*v) : QVariant();
-    case IsBestRole: return bestColumn(index.row()) == index.column();
+    case IsBestRole: return isBest(index.row(), index.column());
     case Qt::BackgroundRole:
-        if (bestColumn(index.row()) == index.column())
+        if (isBest(index.row(), index.column()))
             return bestTint();
         return {};
     case Qt::FontRole:
-        if (bestColumn(index.row()) == index.column()) {
+        if (isBest(index.row(), index.column())) {
             QFont f;
             f.setBold(true);
             return f;

@@ -10,7 +10,9 @@
 namespace gp::ui {
 
 /// Side-by-side comparison of 2-4 GPUs: one column per GPU, one row per metric
-/// and then per term the core computed; the best value of a metric row is marked.
+/// and then per term the core computed (a term that is also a metric, such as the
+/// time to train, shows once, as the metric with the term's formula). The best
+/// value of a row among the GPUs that fit is marked, every tied one of them.
 class ComparisonModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -32,8 +34,13 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    /// The column with the best value of a row; -1 when none (ties with all, or no direction).
+    /// The columns with the best value of a row among the GPUs that fit (every
+    /// column of a tie); empty when the row has no direction, fewer than two of
+    /// the fitting GPUs have a value, or every GPU shown has the same value.
+    std::vector<int> bestColumns(int row) const;
+    /// The first of bestColumns(); -1 when none.
     int bestColumn(int row) const;
+    bool isBest(int row, int column) const;
     /// "H100 SXM is 1.8x faster and 1.3x cheaper to train than A100 80GB SXM."
     QStringList ratioSentences() const;
 
@@ -46,6 +53,8 @@ private:
         std::vector<QString> tooltip;              // formulas, per column
         bool money = false;
         bool isTerm = false;
+        bool fitsRow = false;   // the "fits" row: compared across every GPU
+        std::string termKey;    // the core term this metric shows, if any
     };
     void rebuild();
     const gp::GpuEstimate& result(int column) const;
@@ -54,6 +63,7 @@ private:
     QStringList m_ids;
     std::vector<int> m_columns; // indices into m_estimate.results
     std::vector<Row> m_rows;
+    std::vector<std::vector<int>> m_best; // bestColumns() per row
     QString m_currency = QStringLiteral("$");
 };
 

@@ -2,13 +2,17 @@
 
 #include "comparisonmodel.h"
 #include "estimatecontroller.h"
+#include "gpupicker.h"
 
-#include <QComboBox>
+#include "core/catalog.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gp::ui {
 
@@ -21,12 +25,13 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* picks = new QHBoxLayout;
     picks->addWidget(new QLabel(tr("Compare:")));
     for (std::size_t i = 0; i < m_pick.size(); ++i) {
-        auto* c = new QComboBox(this);
+        auto* c = new GpuPicker(this);
         c->setAccessibleName(tr("GPU %1 to compare").arg(i + 1));
-        c->setToolTip(i == 0 ? tr("The baseline the ratios refer to") : tr("Another GPU (or none)"));
+        c->setToolTip(i == 0 ? tr("The baseline the ratios refer to; type to search")
+                             : tr("Another GPU (or none); type to search"));
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        c->setMinimumContentsLength(14);
-        connect(c, &QComboBox::currentIndexChanged, this, [this] {
+        c->setMinimumContentsLength(7); // four in a row on a 1366x768 screen
+        connect(c, &GpuPicker::idChanged, this, [this] {
             if (!m_updating)
                 choicesChanged();
         });
@@ -48,13 +53,24 @@ ComparisonView::ComparisonView(QWidget* parent)
     layout->addLayout(picks);
     layout->addWidget(m_sentences);
     layout->addWidget(m_table, 1);
-    auto* legend = new QLabel(tr("The best value of each metric is highlighted. Rows after the metrics are the terms "
-                                 "the estimate summed; hover a value for its formula."));
+    auto* legend = new QLabel(tr("The best value of each row among the GPUs that fit is highlighted (all of them on a "
+                                 "tie). Rows after the metrics are the terms the estimate summed; hover a value for "
+                                 "its formula."));
     legend->setWordWrap(true);
     layout->addWidget(legend);
 }
 
 ComparisonView::~ComparisonView() = default;
+
+void ComparisonView::setCatalog(const gp::Catalog& catalog)
+{
+    m_tiers.clear();
+    for (const auto& g : catalog.gpus())
+        m_tiers.insert(QString::fromStdString(g.id), static_cast<int>(g.tier));
+    m_dirty = true;
+    if (isVisible())
+        rebuild();
+}
 
 void ComparisonView::setEstimate(const gp::Estimate& e)
 {
@@ -90,36 +106,39 @@ void ComparisonView::rebuild()
     if (!m_estimate)
         return;
     const gp::Estimate& e = *m_estimate;
-    QStringList keep = m_model->gpuIds();
-    m_updating = true;
-    for (std::size_t i = 0; i < m_pick.size(); ++i) {
-        auto* c = m_pick[i];
-        c->clear();
-        if (i >= 2)
-            c->addItem(tr("(none)"), QString());
-        for (const int k : displayOrder(e)) {
-            const auto& r = e.results[static_cast<std::size_t>(k)];
-            c->addItem(QString::fromStdString(r.gpuName), QString::fromStdString(r.gpuId));
-        }
+    if (m_tiers.isEmpty())
+        for (const auto& g : gp::Catalog::builtin().gpus())
+            m_tiers.insert(QString::fromStdString(g.id), static_cast<int>(g.tier));
+    std::vector<GpuPicker::Entry> entries;
+    entries.reserve(e.results.size());
+    for (const auto& r : e.results) {
+        const QString id = QString::fromStdString(r.gpuId);
+        entries.push_back({id, QString::fromStdString(r.gpuName), m_tiers.value(id, -1)});
     }
+    m_updating = true;
+    for (std::size_t i = 0; i < m_pick.size(); ++i)
+        m_pick[i]->setEntries(entries, i >= 2);
     m_updating = false;
     m_model->setEstimate(e);
-    // Keep the user's picks that still exist; otherwise the three best options.
-    keep.erase(std::remove_if(keep.begin(), keep.end(),
-                              [&](const QString& id) {
-                                  return std::none_of(e.results.begin(), e.results.end(),
-                                                      [&](const auto& r) { return QString::fromStdString(r.gpuId) == id; });
-                              }),
-               keep.end());
-    if (keep.size() < 2) {
-        keep.clear();
-        for (const int k : displayOrder(e)) {
-            if (keep.size() >= 3)
-                break;
-            keep << QString::fromStdString(e.results[static_cast<std::size_t>(k)].gpuId);
-        }
+    // The remembered choice where its GPUs are in this estimate; filled up to two
+    // (three when nothing was chosen) with the best options.
+    const auto exists = [&](const QString& id) {
+        return std::any_of(e.results.begin(), e.results.end(),
+                           [&](const auto& r) { return QString::fromStdString(r.gpuId) == id; });
+    };
+    QStringList keep;
+    for (const QString& id : std::as_const(m_chosen))
+        if (exists(id) && !keep.contains(id))
+            keep << id;
+    const qsizetype want = keep.isEmpty() ? 3 : 2;
+    for (const int k : displayOrder(e)) {
+        if (keep.size() >= want)
+            break;
+        const QString id = QString::fromStdString(e.results[static_cast<std::size_t>(k)].gpuId);
+        if (!keep.contains(id))
+            keep << id;
     }
-    setGpuIds(keep);
+    showGpuIds(keep);
 }
 
 void ComparisonView::setCurrency(const QString& symbol)
@@ -131,28 +150,41 @@ void ComparisonView::setCurrency(const QString& symbol)
 void ComparisonView::setGpuIds(const QStringList& ids)
 {
     ensureUpToDate();
+    m_chosen = ids.mid(0, static_cast<qsizetype>(m_pick.size()));
+    showGpuIds(ids);
+}
+
+void ComparisonView::showGpuIds(const QStringList& ids)
+{
     m_updating = true;
     for (std::size_t i = 0; i < m_pick.size(); ++i) {
         const QString id = static_cast<qsizetype>(i) < ids.size() ? ids[static_cast<qsizetype>(i)] : QString();
-        const int idx = m_pick[i]->findData(id);
-        m_pick[i]->setCurrentIndex(idx >= 0 ? idx : (i >= 2 ? 0 : -1));
+        m_pick[i]->setCurrentId(id);
     }
     m_updating = false;
-    choicesChanged();
+    QStringList shown;
+    for (auto* c : m_pick) {
+        const QString id = c->currentId();
+        if (!id.isEmpty() && !shown.contains(id))
+            shown << id;
+    }
+    if (fillTerms(shown))
+        m_model->setEstimate(*m_estimate);
+    m_model->setGpuIds(shown);
+    updateSentences();
 }
 
 void ComparisonView::choicesChanged()
 {
+    // A pick by the user: that is the choice to remember.
     QStringList ids;
     for (auto* c : m_pick) {
-        const QString id = c->currentData().toString();
+        const QString id = c->currentId();
         if (!id.isEmpty() && !ids.contains(id))
             ids << id;
     }
-    if (fillTerms(ids))
-        m_model->setEstimate(*m_estimate);
-    m_model->setGpuIds(ids);
-    updateSentences();
+    m_chosen = ids;
+    showGpuIds(ids);
 }
 
 bool ComparisonView::fillTerms(const QStringList& ids)

@@ -6,11 +6,14 @@
 #include <functional>
 #include <memory>
 
-class QComboBox;
 class QLabel;
 class QTableView;
 
+#include <QMap>
+#include <QStringList>
+
 namespace gp {
+class Catalog;
 struct Estimate;
 struct GpuEstimate;
 }
@@ -18,6 +21,7 @@ struct GpuEstimate;
 namespace gp::ui {
 
 class ComparisonModel;
+class GpuPicker;
 
 /// The "Compare" tab: pick 2-4 GPUs, see every metric and term side by side.
 class ComparisonView final : public QWidget
@@ -35,8 +39,16 @@ public:
 
     void setEstimate(const gp::Estimate& e);
     void setCurrency(const QString& symbol);
+    /// Where the pickers look up each GPU's tier (the built-in catalog until set).
+    void setCatalog(const gp::Catalog& catalog);
     /// Chooses the GPUs (ids); the first is the baseline of the ratio sentences.
+    /// The choice is remembered: an estimate without some of them (another file,
+    /// an edit) shows the rest plus the best options, and a later estimate that
+    /// has them again (undo, reopening) shows them again.
     void setGpuIds(const QStringList& ids);
+    /// The choice remembered (the user's last, or setGpuIds()).
+    QStringList chosenGpuIds() const { return m_chosen; }
+    GpuPicker* picker(int i) const { return m_pick[static_cast<std::size_t>(i)]; }
     ComparisonModel* model() const;
     QString sentences() const;
 
@@ -46,12 +58,15 @@ protected:
 private:
     void ensureUpToDate() const;
     void rebuild();
+    void showGpuIds(const QStringList& ids);
     void choicesChanged();
     void updateSentences();
     bool fillTerms(const QStringList& ids);
 
     ComparisonModel* m_model;
-    std::array<QComboBox*, 4> m_pick{};
+    std::array<GpuPicker*, 4> m_pick{};
+    QStringList m_chosen;
+    QMap<QString, int> m_tiers; // GPU id -> gp::Tier
     QTableView* m_table;
     QLabel* m_sentences;
     bool m_updating = false;

@@ -2,6 +2,7 @@
 
 #include <QLocale>
 #include <QObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -121,6 +122,17 @@ QString formatCount(double n)
 QString htmlEscape(const QString& s)
 {
     return s.toHtmlEscaped();
+}
+
+QString shortGpuName(const QString& name)
+{
+    QString s = name;
+    static const QRegularExpression parens(QStringLiteral(R"(\s*\([^)]*\))"));
+    static const QRegularExpression brand(QStringLiteral(R"(\b(?:GeForce|Instinct|Tesla)\s+)"));
+    s.remove(parens);
+    s.remove(brand);
+    s = s.simplified();
+    return s.isEmpty() ? name : s;
 }
 
 } // namespace gp::ui

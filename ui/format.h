@@ -22,6 +22,10 @@ QString fileNameStem(const QString& name);
 QString formatHours(double hours);
 /// A parameter count: "8.03B", "124M", "1.5T".
 QString formatCount(double n);
+/// A GPU name short enough for a chart legend: the brand words ("GeForce",
+/// "Instinct", "Tesla") and anything in parentheses dropped:
+/// "GeForce RTX 4090 24GB" -> "RTX 4090 24GB", "B200 (HGX, 1000 W)" -> "B200".
+QString shortGpuName(const QString& name);
 /// HTML-escaped plain text.
 QString htmlEscape(const QString& s);
 

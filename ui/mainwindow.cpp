@@ -19,6 +19,7 @@
 #include "sessionautosave.h"
 #include "settings.h"
 #include "settingsdialog.h"
+#include "windowgeometry.h"
 
 #include "charts/chartpanel.h"
 #include "charts/plannercharts.h"
@@ -40,6 +41,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QStyle>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -100,7 +103,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     };
 
     m_form = new ScenarioForm(m_model, this);
-    m_form->setMinimumWidth(580);
+    m_form->setMinimumWidth(460); // it scrolls; room for the tabs on a 1366x768 screen
     connect(m_form, &ScenarioForm::errorOccurred, this, [this](const QString& t, const QString& m) { m_reportError(t, m); });
     connect(m_form, &ScenarioForm::importRequested, this, &MainWindow::importHfConfigDialog);
 
@@ -223,11 +226,18 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     m_form->setCatalog(m_controller->catalog());
     m_model->resetScenario(m_settings->newScenario());
     m_controller->recomputeNow();
+    m_comparison->setCatalog(m_controller->catalog());
+    connect(m_controller, &EstimateController::catalogChanged, this,
+            [this] { m_comparison->setCatalog(m_controller->catalog()); });
     for (const auto& n : std::as_const(m_pendingNotices))
         m_startupProblems << n.second;
     if (!m_startupProblems.isEmpty()) {
+        // The notice names the files in full; the status bar only their names.
         QString line = m_startupProblems.join(QLatin1Char(' '));
-        statusBar()->showMessage(line.replace(QLatin1Char('\n'), QLatin1Char(' ')), 30000);
+        line.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        line.replace(QRegularExpression(QStringLiteral(R"((?:[A-Za-z]:)?[\\/](?:[^\s\\/]+[\\/])+([^\s\\/]+))")),
+                     QStringLiteral("\\1"));
+        statusBar()->showMessage(line, 30000);
         // Non-modal notices once the window is up (and a test has put in its notifier).
         QTimer::singleShot(0, this, &MainWindow::showStartupProblems);
     }
@@ -249,13 +259,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
 
     m_recent.setFiles(m_settings->recentFiles());
     updateRecentMenu();
-    resize(1500, 940);
-    restoreGeometry(m_settings->windowGeometry());
-    restoreState(m_settings->windowState());
-    if (!m_settings->splitterState().isEmpty())
-        m_splitter->restoreState(m_settings->splitterState());
-    else
-        m_splitter->setSizes({600, 900});
+    restoreWindowLayout();
     updateTitle();
 }
 
@@ -267,6 +271,30 @@ MainWindow::~MainWindow()
     const auto children = findChildren<QObject*>();
     for (QObject* child : children)
         QObject::disconnect(child, nullptr, this, nullptr);
+}
+
+void MainWindow::restoreWindowLayout()
+{
+    // First the size that fits this screen, then the stored geometry when it is
+    // sane (Settings set an absurd one aside), kept on a visible screen.
+    const QScreen* primary = QGuiApplication::primaryScreen();
+    const QRect available = primary ? primary->availableGeometry() : QRect(0, 0, 1366, 768);
+    const QRect first = initialWindowGeometry(available);
+    setGeometry(first);
+    const QByteArray stored = m_settings->windowGeometry();
+    if (storedWindowGeometry(stored) && restoreGeometry(stored) && !isMaximized() && !isFullScreen()) {
+        const QScreen* on = QGuiApplication::screenAt(geometry().center());
+        setGeometry(clampToArea(geometry(), on ? on->availableGeometry() : available));
+    }
+    restoreState(m_settings->windowState());
+    const auto sizes = storedSplitterSizes(m_settings->splitterState(), kMainSplitterPanes);
+    if (sizes && std::all_of(sizes->begin(), sizes->end(), [](int v) { return v > 0; }))
+        m_splitter->setSizes(*sizes);
+    else {
+        // The form as wide as its fields want (600) where the tabs keep 700 px.
+        const int form = std::clamp(first.width() - 700, 460, 600);
+        m_splitter->setSizes({form, first.width() - form});
+    }
 }
 
 charts::ChartPanel* MainWindow::chartPanel(charts::ChartKind kind) const
@@ -637,7 +665,7 @@ bool MainWindow::openFile(const QString& path)
     if (!loaded.warnings.isEmpty())
         statusBar()->showMessage(tr("Opened with warnings: %1").arg(loaded.warnings.join(QStringLiteral("; "))), 15000);
     else
-        statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(m_file)), 5000);
+        statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(m_file).fileName()), 5000);
     return true;
 }
 

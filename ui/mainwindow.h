@@ -106,6 +106,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void restoreWindowLayout();
     void buildActions();
     void buildMenus();
     void updateViews();

@@ -2,6 +2,7 @@
 
 #include "atomicfile.h"
 #include "scenariofile.h"
+#include "windowgeometry.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -169,9 +170,18 @@ void Settings::checkStoredValues()
              return !v.isValid() || v.typeId() == QMetaType::QString || v.typeId() == QMetaType::QStringList;
          }},
         {kLastDir, isType(QMetaType::QString)},
-        {kGeometry, isType(QMetaType::QByteArray)},
+        // Window and splitter states are checked before use: absurd sizes (a
+        // hand-edited or damaged file) would put the window off screen or make
+        // the first layout take minutes.
+        {kGeometry,
+         [](const QVariant& v) {
+             return v.typeId() == QMetaType::QByteArray && !isDamagedWindowGeometry(v.toByteArray());
+         }},
         {kState, isType(QMetaType::QByteArray)},
-        {kSplitter, isType(QMetaType::QByteArray)},
+        {kSplitter,
+         [](const QVariant& v) {
+             return v.typeId() == QMetaType::QByteArray && !isDamagedSplitterState(v.toByteArray(), kMainSplitterPanes);
+         }},
     };
     QStringList bad;
     for (const auto& [key, valid] : checks)

@@ -81,6 +81,57 @@ double niceMax(double v)
     return 10 * p;
 }
 
+std::pair<double, double> logAxisRange(double lo, double hi)
+{
+    if (!(lo > 0) || !(hi > 0) || !std::isfinite(lo) || !std::isfinite(hi))
+        return {1, 100};
+    if (hi < lo)
+        std::swap(lo, hi);
+    // A little room around the points, then out to whole decades.
+    double a = std::floor(std::log10(lo / 1.2));
+    double b = std::ceil(std::log10(hi * 1.2));
+    if (b - a < 2) {
+        // Two decades at least: grow on the side with less room.
+        const double roomBelow = std::log10(lo) - a;
+        const double roomAbove = b - std::log10(hi);
+        if (roomBelow < roomAbove)
+            a -= 1;
+        else
+            b += 1;
+    }
+    return {std::pow(10.0, a), std::pow(10.0, b)};
+}
+
+QList<double> logAxisTicks(double min, double max)
+{
+    QList<double> ticks;
+    if (!(min > 0) || !(max >= min))
+        return ticks;
+    for (double e = std::ceil(std::log10(min) - 1e-9); e <= std::log10(max) + 1e-9; e += 1)
+        ticks << std::pow(10.0, e);
+    return ticks;
+}
+
+QAbstractAxis* makeValueAxis(double lo, double hi, bool any, const QString& title)
+{
+    if (any && lo > 0 && hi / lo > 10) {
+        auto* a = new QLogValueAxis;
+        a->setBase(10);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setTitleText(title + QObject::tr(" — log scale"));
+        const auto [min, max] = logAxisRange(lo, hi);
+        a->setRange(min, max);
+        a->setMinorTickCount(8); // 2, 3, ... 9 x 10^n as grid lines
+        return a;
+    }
+    auto* a = new QValueAxis;
+    a->setRange(0, niceMax(any ? hi * 1.1 : 1));
+    a->setLabelFormat(QStringLiteral("%.3g"));
+    a->setTitleText(title);
+    a->applyNiceNumbers();
+    return a;
+}
+
 void showTip(const QString& text)
 {
     QToolTip::showText(QCursor::pos(), text);
@@ -94,7 +145,7 @@ using namespace detail;
 
 QString gpuLabel(const gp::GpuEstimate& r)
 {
-    QString name = QString::fromStdString(r.gpuName);
+    QString name = shortGpuName(QString::fromStdString(r.gpuName));
     if (r.count > 1)
         name = QStringLiteral("%1x %2").arg(r.count).arg(name);
     return name;
@@ -198,7 +249,18 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     series->append(set);
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsFormat(QStringLiteral("@value"));
+    // Value labels carry their unit: "7909 tokens/s", "$412", "$0.41/M tokens".
+    QString unitSuffix;
+    if (kind == ChartKind::Throughput) {
+        unitSuffix = QLatin1Char(' ') + throughputUnit(e);
+    } else if (!idx.empty()) {
+        const auto& r0 = e.results[static_cast<std::size_t>(idx.front())];
+        const bool perRun = r0.training ? r0.training->costUsd.has_value()
+                                        : (r0.inference && r0.inference->usdPerMillionTokens.has_value());
+        unitSuffix = !perRun ? QObject::tr("/h") : r0.training ? QString() : QObject::tr("/M tokens");
+    }
+    series->setLabelsFormat(kind == ChartKind::Cost ? o.currency + QStringLiteral("@value") + unitSuffix
+                                                    : QStringLiteral("@value") + unitSuffix);
     // Enough digits to show the integer part ("7909", not "7.91e+03").
     series->setLabelsPrecision(std::max(3, maxV > 0 ? static_cast<int>(std::floor(std::log10(maxV))) + 1 : 3));
     if (!o.print)
@@ -210,7 +272,7 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
     auto* axisX = new QValueAxis;
-    axisX->setRange(0, niceMax(maxV * 1.12));
+    axisX->setRange(0, niceMax(maxV * 1.25)); // room for the labels with units
     axisX->setTitleText(what);
     axisX->setLabelFormat(maxV >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
     styleAxis(axisX, o);
@@ -219,15 +281,14 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);
     series->attachAxis(axisY);
-    const QString unit = kind == ChartKind::Throughput ? throughputUnit(e) : QString();
     const QString currency = o.currency;
     const bool money = kind == ChartKind::Cost;
     QObject::connect(series, &QHorizontalBarSeries::hovered, chart,
-                     [categories, unit, currency, money](bool on, int index, QBarSet* s) {
+                     [categories, unitSuffix, currency, money](bool on, int index, QBarSet* s) {
                          if (!on || index < 0 || index >= categories.size())
                              return;
-                         const QString v = money ? formatMoney(s->at(index), currency)
-                                                 : formatNumber(s->at(index), 3) + QLatin1Char(' ') + unit;
+                         const QString v = (money ? formatMoney(s->at(index), currency) : formatNumber(s->at(index), 3)) +
+                                           unitSuffix;
                          showTip(QStringLiteral("%1: %2").arg(categories[index], v));
                      });
     return chart;
@@ -245,7 +306,6 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
     // One series per GPU so the legend names every point (at most kMaxGpus of them).
     std::vector<QScatterSeries*> points;
     QList<QPointF> fpts;
-    int k = 0;
     for (const int i : sel.indices) {
         const auto& r = e.results[static_cast<std::size_t>(i)];
         const auto t = timeOf(r);
@@ -257,7 +317,7 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
         s->setName(onFront ? QObject::tr("%1 (Pareto)").arg(gpuLabel(r)) : gpuLabel(r));
         s->setMarkerShape(onFront ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
         s->setMarkerSize(onFront ? 14 : 11);
-        const QColor col = seriesColor(k++);
+        const QColor col = gpuColor(QString::fromStdString(r.gpuId));
         s->setColor(col);
         s->setBorderColor(onFront ? statusColor(Status::Bad) : col.darker(120));
         s->append(*t, *c);
@@ -278,26 +338,8 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
         for (auto* m : chart->legend()->markers(frontLine))
             m->setVisible(false);
 
-    // Log axes only when the values span more than a decade; else they show no ticks.
-    auto makeAxis = [&](double lo, double hi, const QString& title) -> QAbstractAxis* {
-        if (points.empty() || hi / lo > 10) {
-            auto* a = new QLogValueAxis;
-            a->setBase(10);
-            a->setLabelFormat(QStringLiteral("%.3g"));
-            a->setTitleText(title + QObject::tr(" — log scale"));
-            if (!points.empty())
-                a->setRange(lo / 1.5, hi * 1.5);
-            return a;
-        }
-        auto* a = new QValueAxis;
-        a->setRange(0, niceMax(hi * 1.1));
-        a->setLabelFormat(QStringLiteral("%.3g"));
-        a->setTitleText(title);
-        a->applyNiceNumbers();
-        return a;
-    };
-    QAbstractAxis* axisX = makeAxis(minX, maxX, timeLabel(e));
-    QAbstractAxis* axisY = makeAxis(minY, maxY, comparableCostLabel(e));
+    QAbstractAxis* axisX = makeValueAxis(minX, maxX, !points.empty(), timeLabel(e));
+    QAbstractAxis* axisY = makeValueAxis(minY, maxY, !points.empty(), comparableCostLabel(e));
     styleAxis(axisX, o);
     styleAxis(axisY, o);
     chart->addAxis(axisX, Qt::AlignBottom);
@@ -306,6 +348,11 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
     frontLine->attachAxis(axisY);
     const QString xLabel = timeLabel(e);
     const QString yLabel = comparableCostLabel(e);
+    QObject::connect(frontLine, &QLineSeries::hovered, chart, [xLabel, yLabel](const QPointF& p, bool on) {
+        if (on)
+            showTip(QObject::tr("Pareto front: no other GPU is both faster and cheaper\n%1: %2\n%3: %4")
+                        .arg(xLabel, formatNumber(p.x(), 3), yLabel, formatNumber(p.y(), 3)));
+    });
     for (auto* s : points) {
         s->attachAxis(axisX);
         s->attachAxis(axisY);
@@ -317,6 +364,9 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
         });
     }
     chart->legend()->setAlignment(Qt::AlignRight);
+    QFont lf = chart->legend()->font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    chart->legend()->setFont(lf);
     return chart;
 }
 

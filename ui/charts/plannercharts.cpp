@@ -40,26 +40,6 @@ QColor textColor(const ChartOptions& o)
     return o.print ? QColor(Qt::black) : QGuiApplication::palette().color(QPalette::Text);
 }
 
-// Log scale only when the values span more than a decade; a log axis over a
-// narrow range shows no ticks at all.
-QAbstractAxis* valueAxis(double lo, double hi, bool any, const QString& title)
-{
-    if (any && hi / lo > 10) {
-        auto* a = new QLogValueAxis;
-        a->setBase(10);
-        a->setLabelFormat(QStringLiteral("%.3g"));
-        a->setTitleText(title + QObject::tr(" — log scale"));
-        a->setRange(lo / 1.5, hi * 1.5);
-        return a;
-    }
-    auto* a = new QValueAxis;
-    a->setRange(0, niceMax(any ? hi * 1.1 : 1));
-    a->setLabelFormat(QStringLiteral("%.3g"));
-    a->setTitleText(title);
-    a->applyNiceNumbers();
-    return a;
-}
-
 void hideLegendFor(QChart* chart, QAbstractSeries* s)
 {
     for (auto* m : chart->legend()->markers(s))
@@ -114,14 +94,15 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
         auto it = groups.find(key);
         if (it == groups.end()) {
             auto* s = new QScatterSeries;
-            const QColor col = seriesColor(static_cast<int>(order.size()));
+            // The GPU's own colour (as in every chart); its MIG slices as triangles.
+            const QColor col = gpuColor(QString::fromStdString(opt.gpu));
             s->setColor(col);
             s->setBorderColor(col.darker(120));
-            s->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+            s->setMarkerShape(opt.mig.empty() ? QScatterSeries::MarkerShapeCircle : QScatterSeries::MarkerShapeTriangle);
             s->setMarkerSize(o.print ? 9 : 11);
             it = groups.emplace(key, Group{s, {}}).first;
             order.push_back(key);
-            QString name = QString::fromStdString(opt.gpuName);
+            QString name = shortGpuName(QString::fromStdString(opt.gpuName));
             if (!opt.mig.empty())
                 name += QObject::tr(" (MIG %1)").arg(QString::fromStdString(opt.mig));
             s->setName(name);
@@ -165,8 +146,8 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
     if (front.isEmpty())
         hideLegendFor(chart, frontRing);
 
-    QAbstractAxis* axisX = valueAxis(minX, maxX, any, xTitle);
-    QAbstractAxis* axisY = valueAxis(minY, maxY, any, yTitle);
+    QAbstractAxis* axisX = makeValueAxis(minX, maxX, any, xTitle);
+    QAbstractAxis* axisY = makeValueAxis(minY, maxY, any, yTitle);
     styleAxis(axisX, o);
     styleAxis(axisY, o);
     chart->addAxis(axisX, Qt::AlignBottom);
@@ -175,6 +156,34 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
         s->attachAxis(axisX);
         s->attachAxis(axisY);
     }
+    // The legend at the right, in a column: a dozen GPU names never fit one row.
+    chart->legend()->setAlignment(Qt::AlignRight);
+    QFont lf = chart->legend()->font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    chart->legend()->setFont(lf);
+    std::vector<std::pair<QPointF, QString>> allTips;
+    for (const auto& key : order)
+        allTips.insert(allTips.end(), groups.at(key).tips.begin(), groups.at(key).tips.end());
+    const auto frontTip = [allTips, xTitle, yTitle](const QPointF& p, bool on) {
+        if (!on)
+            return;
+        // The nearest option on the front (the ring and the line lie over the points).
+        const std::pair<QPointF, QString>* nearest = nullptr;
+        double best = std::numeric_limits<double>::max();
+        for (const auto& t : allTips) {
+            const double d = std::hypot(std::log(t.first.x() / p.x()), std::log(t.first.y() / p.y()));
+            if (d < best) {
+                best = d;
+                nearest = &t;
+            }
+        }
+        if (nearest)
+            showTip(QObject::tr("Pareto front: %1\n%2: %3\n%4: %5")
+                        .arg(nearest->second, xTitle, formatNumber(nearest->first.x(), 3), yTitle,
+                             formatNumber(nearest->first.y(), 3)));
+    };
+    QObject::connect(frontRing, &QScatterSeries::hovered, chart, frontTip);
+    QObject::connect(frontLine, &QLineSeries::hovered, chart, frontTip);
     for (const auto& key : order) {
         const auto& g = groups.at(key);
         QObject::connect(g.series, &QScatterSeries::hovered, chart,
@@ -252,6 +261,10 @@ QChart* buildRentBuyChart(const gp::RentVsBuy& r, const ChartOptions& o)
         mark->setPointLabelsClipping(false);
         chart->addSeries(mark);
         hideLegendFor(chart, mark); // the point's own label says it
+        QObject::connect(mark, &QScatterSeries::hovered, chart, [m, y, currency = o.currency](const QPointF&, bool on) {
+            if (on)
+                showTip(QObject::tr("Break-even in month %1: owning has cost %2 so far").arg(m).arg(formatMoney(y, currency)));
+        });
     }
 
     auto* axisX = new QValueAxis;
