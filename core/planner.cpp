@@ -407,7 +407,7 @@ PlanResult Solver::run()
             return a.timeKey < b.timeKey;
         return a.count < b.count;
     };
-    std::sort(feasible.begin(), feasible.end(), better);
+    std::stable_sort(feasible.begin(), feasible.end(), better); // full ties keep the enumeration order
     // One option per GPU type and size (training) or per GPU type, TP and format
     // (inference): the list shows choices, not near-duplicate layouts.
     std::vector<PlanOption> distinct;

@@ -3,6 +3,7 @@
 // stdout and stderr, and the documents it prints.
 #include <QtTest>
 
+#include "cli_runner.h"
 #include "core/catalog.h"
 #include "core/cli.h"
 #include "core/errors.h"
@@ -23,33 +24,6 @@
 using nlohmann::json;
 
 namespace {
-
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-Result runCli(const std::vector<std::string>& args, const gp::cli::Hooks& hooks = {})
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    Result r;
-    r.code = gp::cli::run(args, out, err, hooks);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-
-QByteArray describe(const Result& r)
-{
-    return "exit " + QByteArray::number(r.code) + "\n--- stdout (" + QByteArray::number(qsizetype(r.out.size()))
-         + " bytes) ---\n" + QByteArray::fromStdString(r.out.substr(0, 2000)) + "\n--- stderr ---\n"
-         + QByteArray::fromStdString(r.err.substr(0, 4000));
-}
-
-std::string examplesDir() { return GP_EXAMPLES_DIR; }
-std::string dataDir() { return GP_TEST_DATA_DIR; }
 
 std::vector<std::string> exampleFiles()
 {

@@ -8,6 +8,7 @@
 #include "core/estimate.h"
 #include "core/model.h"
 #include "core/scenario.h"
+#include "tests/common/hfconfigs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,102 +27,29 @@ const char* kLlama31_8bPreset = R"({"preset": "llama-3.1-8b"})";
 const char* kLlama31_8bExplicit = R"({"family": "decoder", "layers": 32, "hidden": 4096, "heads": 32,
   "kv_heads": 8, "head_dim": 128, "ffn_hidden": 14336, "ffn": "swiglu", "vocab": 128256,
   "tied_embeddings": false, "positional": "rope", "max_positions": 131072})";
-// meta-llama/Llama-3.1-8B config.json (the keys that matter plus several that do not).
-const char* kLlama31_8bHf = R"({"hf_config": {
-  "_name_or_path": "meta-llama/Llama-3.1-8B",
-  "architectures": ["LlamaForCausalLM"],
-  "attention_bias": false,
-  "attention_dropout": 0.0,
-  "bos_token_id": 128000,
-  "eos_token_id": 128001,
-  "hidden_act": "silu",
-  "hidden_size": 4096,
-  "initializer_range": 0.02,
-  "intermediate_size": 14336,
-  "max_position_embeddings": 131072,
-  "mlp_bias": false,
-  "model_type": "llama",
-  "num_attention_heads": 32,
-  "num_hidden_layers": 32,
-  "num_key_value_heads": 8,
-  "pretraining_tp": 1,
-  "rms_norm_eps": 1e-05,
-  "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                   "original_max_position_embeddings": 8192, "rope_type": "llama3"},
-  "rope_theta": 500000.0,
-  "tie_word_embeddings": false,
-  "torch_dtype": "bfloat16",
-  "transformers_version": "4.43.0.dev0",
-  "use_cache": true,
-  "vocab_size": 128256
-}})";
+const std::string kLlama31_8bHfText = gp::test::hfModel(gp::test::kLlama31_8bConfig);
+const char* const kLlama31_8bHf = kLlama31_8bHfText.c_str();
 
 const char* kGpt2Preset = R"({"preset": "gpt2-124m"})";
 const char* kGpt2Explicit = R"({"family": "decoder", "layers": 12, "hidden": 768, "heads": 12,
   "ffn_hidden": 3072, "ffn": "gelu", "vocab": 50257, "tied_embeddings": true, "positional": "learned",
   "max_positions": 1024})";
-// openai-community/gpt2 config.json.
-const char* kGpt2Hf = R"({"hf_config": {
-  "activation_function": "gelu_new",
-  "architectures": ["GPT2LMHeadModel"],
-  "attn_pdrop": 0.1,
-  "bos_token_id": 50256,
-  "embd_pdrop": 0.1,
-  "eos_token_id": 50256,
-  "initializer_range": 0.02,
-  "layer_norm_epsilon": 1e-05,
-  "model_type": "gpt2",
-  "n_ctx": 1024,
-  "n_embd": 768,
-  "n_head": 12,
-  "n_inner": null,
-  "n_layer": 12,
-  "n_positions": 1024,
-  "resid_pdrop": 0.1,
-  "summary_type": "cls_index",
-  "task_specific_params": {"text-generation": {"do_sample": true, "max_length": 50}},
-  "vocab_size": 50257
-}})";
+const std::string kGpt2HfText = gp::test::hfModel(gp::test::kGpt2Config);
+const char* const kGpt2Hf = kGpt2HfText.c_str();
 
 const char* kMixtralPreset = R"({"preset": "mixtral-8x7b"})";
 const char* kMixtralExplicit = R"({"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
   "ffn_hidden": 14336, "vocab": 32000, "max_positions": 32768,
   "moe": {"experts": 8, "active": 2, "expert_ffn_hidden": 14336}})";
-const char* kMixtralHf = R"({"hf_config": {
-  "architectures": ["MixtralForCausalLM"],
-  "hidden_act": "silu",
-  "hidden_size": 4096,
-  "intermediate_size": 14336,
-  "max_position_embeddings": 32768,
-  "model_type": "mixtral",
-  "num_attention_heads": 32,
-  "num_experts_per_tok": 2,
-  "num_hidden_layers": 32,
-  "num_key_value_heads": 8,
-  "num_local_experts": 8,
-  "rope_theta": 1000000.0,
-  "sliding_window": null,
-  "tie_word_embeddings": false,
-  "vocab_size": 32000
-}})";
+const std::string kMixtralHfText = gp::test::hfModel(gp::test::kMixtralConfig);
+const char* const kMixtralHf = kMixtralHfText.c_str();
 
 const char* kBertPreset = R"({"preset": "bert-base"})";
 const char* kBertExplicit = R"({"family": "encoder", "layers": 12, "hidden": 768, "heads": 12,
   "ffn_hidden": 3072, "ffn": "gelu", "vocab": 30522, "tied_embeddings": true, "positional": "learned",
   "max_positions": 512})";
-const char* kBertHf = R"({"hf_config": {
-  "architectures": ["BertForMaskedLM"],
-  "attention_probs_dropout_prob": 0.1,
-  "hidden_act": "gelu",
-  "hidden_size": 768,
-  "intermediate_size": 3072,
-  "max_position_embeddings": 512,
-  "model_type": "bert",
-  "num_attention_heads": 12,
-  "num_hidden_layers": 12,
-  "type_vocab_size": 2,
-  "vocab_size": 30522
-}})";
+const std::string kBertHfText = gp::test::hfModel(gp::test::kBertConfig);
+const char* const kBertHf = kBertHfText.c_str();
 
 // ---------------------------------------------------------------------------
 // Workloads

@@ -10,6 +10,7 @@
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
+#include "tests/common/hfconfigs.h"
 
 #include "core/catalog.h"
 #include "core/estimate.h"
@@ -255,10 +256,7 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("config.json"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
-                    "intermediate_size": 5632, "num_hidden_layers": 22, "num_attention_heads": 32,
-                    "num_key_value_heads": 4, "vocab_size": 32000, "max_position_embeddings": 2048,
-                    "tie_word_embeddings": false, "hidden_act": "silu"})");
+        f.write(gp::test::kTinyLlamaConfig);
         f.close();
         w->form()->importHfConfig(path);
         QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));

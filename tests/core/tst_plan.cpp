@@ -1,0 +1,376 @@
+// The planner (core/planner.cpp, gp::plan): ranking, the Pareto front,
+// constraints and ties. Throughput constants are being calibrated, so the
+// expectations here are the ones that follow from prices, memory arithmetic and
+// the ranking rules, never from a fitted speed.
+#include <QtTest>
+
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/planner.h"
+#include "core/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kH100Hour = 2.99; // catalog typical on-demand price of nvidia-h100-sxm
+
+gp::Scenario scenario(const std::string& model, const std::string& workload, const std::string& hardware)
+{
+    return gp::parseScenario(R"({"format": "gpuplanner-scenario", "version": 1, "name": "plan test", "model": )" +
+                             model + R"(, "workload": )" + workload + R"(, "hardware": )" + hardware + "}")
+        .scenario;
+}
+
+// Llama 3.1 8B served from H100s; `targets` is the inference.targets object.
+gp::Scenario serve8b(const std::string& targets)
+{
+    return scenario(R"({"preset": "llama-3.1-8b"})",
+                    R"({"mode": "inference", "runtime": "optimized", "inference": {"precision": "bf16", "batch": 1,
+                        "prompt_tokens": 1024, "output_tokens": 256, "targets": )" +
+                        targets + "}}",
+                    R"({"gpus": ["nvidia-h100-sxm"]})");
+}
+
+// Llama 3.1 70B full fine-tune, global batch 1 x 8 accumulation x 1 GPU = 8 sequences.
+gp::Scenario train70b(int maxCount, const std::string& targets = "{}")
+{
+    return scenario(R"({"preset": "llama-3.1-70b"})",
+                    R"({"mode": "training", "runtime": "optimized", "training": {"precision": "amp_bf16",
+                        "micro_batch": 1, "seq_len": 2048, "grad_accum": 8, "activation_checkpointing": "full",
+                        "dataset_tokens": 1e8, "targets": )" +
+                        targets + "}}",
+                    R"({"gpus": ["nvidia-h100-sxm"], "max_count": )" + std::to_string(maxCount) + "}");
+}
+
+gp::PlanResult planAll(const gp::Scenario& s)
+{
+    return gp::plan(s, gp::Catalog::builtin(), gp::PlanRequest{1000});
+}
+
+// The front by its definition: an option is on it when no other is at most as
+// expensive and at most as slow with one of the two strictly better, and no
+// earlier-ranked option has the same cost and time.
+std::vector<int> paretoByDefinition(const std::vector<gp::PlanOption>& options)
+{
+    std::vector<int> front;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const auto& a = options[i];
+        bool dominated = false;
+        for (std::size_t j = 0; j < options.size() && !dominated; ++j) {
+            const auto& b = options[j];
+            if (i == j)
+                continue;
+            const bool noWorse = b.costKey <= a.costKey && b.timeKey <= a.timeKey;
+            const bool better = b.costKey < a.costKey || b.timeKey < a.timeKey;
+            dominated = noWorse && (better || j < i);
+        }
+        if (!dominated)
+            front.push_back(a.rank);
+    }
+    return front;
+}
+
+} // namespace
+
+class TestPlan : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rankingOrder_data();
+    void rankingOrder();
+    void paretoFront_data();
+    void paretoFront();
+    void inferenceByHand();
+    void tiesOnCost();
+    void deterministic();
+    void trainingNeedsSeveralGpus();
+    void maxCountRespected_data();
+    void maxCountRespected();
+    void nothingFits();
+    void targetsRespected();
+    void unknownGpu();
+};
+
+void TestPlan::rankingOrder_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::addRow("8b serve, no targets") << 0;
+    QTest::addRow("8b serve, 0.1 req/s") << 1;
+    QTest::addRow("70b train, up to 64") << 2;
+}
+
+static gp::Scenario rankingScenario(int which)
+{
+    switch (which) {
+    case 0: return serve8b("{}");
+    case 1: return serve8b(R"({"requests_per_s": 0.1})");
+    default: return train70b(64);
+    }
+}
+
+void TestPlan::rankingOrder()
+{
+    QFETCH(int, which);
+    const gp::PlanResult r = planAll(rankingScenario(which));
+    QVERIFY(!r.options.empty());
+    QVERIFY(r.feasible >= static_cast<long long>(r.options.size()));
+    QVERIFY(r.considered > r.feasible);
+    for (std::size_t i = 0; i < r.options.size(); ++i) {
+        const auto& o = r.options[i];
+        // With top = 1000 every distinct option is listed, ranked 1, 2, 3, ...
+        QCOMPARE(o.rank, int(i) + 1);
+        QVERIFY(o.fits && o.meetsTargets);
+        QVERIFY(std::isfinite(o.costKey) && o.costKey > 0);
+        QVERIFY(!o.why.empty());
+        if (i == 0)
+            continue;
+        // Cheapest first, then fastest, then fewest GPUs.
+        const auto& p = r.options[i - 1];
+        QVERIFY2(p.costKey < o.costKey || (p.costKey == o.costKey && p.timeKey <= o.timeKey),
+                 qPrintable(QStringLiteral("rank %1 (%2, %3) before rank %4 (%5, %6)")
+                                .arg(p.rank).arg(p.costKey).arg(p.timeKey).arg(o.rank).arg(o.costKey).arg(o.timeKey)));
+        // Every rank after the first says how it compares with rank 1.
+        QVERIFY2(o.why.find("x the cost of rank 1") != std::string::npos, o.why.c_str());
+    }
+}
+
+void TestPlan::paretoFront_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::addRow("8b serve, no targets") << 0;
+    QTest::addRow("8b serve, 0.1 req/s") << 1;
+    QTest::addRow("70b train, up to 64") << 2;
+}
+
+void TestPlan::paretoFront()
+{
+    QFETCH(int, which);
+    const gp::PlanResult r = planAll(rankingScenario(which));
+    QCOMPARE(r.pareto, paretoByDefinition(r.options));
+    // The cheapest option is always on the front.
+    QCOMPARE(r.pareto.front(), 1);
+    QVERIFY(std::is_sorted(r.pareto.begin(), r.pareto.end()));
+    // Along the front, paying more buys time.
+    for (std::size_t i = 1; i < r.pareto.size(); ++i) {
+        const auto& a = r.options[std::size_t(r.pareto[i - 1] - 1)];
+        const auto& b = r.options[std::size_t(r.pareto[i] - 1)];
+        QVERIFY(b.costKey > a.costKey && b.timeKey < a.timeKey);
+    }
+    if (which == 2) {
+        // 70B on H100s: 16, 32 and 64 GPUs fit (see trainingNeedsSeveralGpus).
+        // Doubling the GPUs never scales perfectly, so each size costs more and
+        // finishes sooner than the one before: all three are on the front.
+        QCOMPARE(r.options.size(), std::size_t(3));
+        QCOMPARE(r.options[0].count, 16);
+        QCOMPARE(r.options[1].count, 32);
+        QCOMPARE(r.options[2].count, 64);
+        QCOMPARE(r.pareto, (std::vector<int>{1, 2, 3}));
+    }
+    // A short list keeps the front members beyond it.
+    const gp::PlanResult top1 = gp::plan(rankingScenario(which), gp::Catalog::builtin(), gp::PlanRequest{1});
+    QCOMPARE(top1.pareto, r.pareto);
+    QCOMPARE(top1.options.size(), r.pareto.size());
+}
+
+void TestPlan::inferenceByHand()
+{
+    // Llama 3.1 8B (8.03e9 parameters) on H100, no targets: ranked by USD per
+    // million output tokens, which a small slice at a large batch minimizes.
+    const gp::PlanResult r = planAll(serve8b("{}"));
+    QCOMPARE(r.costLabel, std::string("USD per million output tokens"));
+    QCOMPARE(r.timeLabel, std::string("TPOT (ms)"));
+    const gp::PlanOption& best = r.options.front();
+    QCOMPARE(best.rank, 1);
+    QCOMPARE(best.gpu, std::string("nvidia-h100-sxm"));
+    QCOMPARE(best.count, 1); // one GPU (or a slice of one), no tensor parallelism
+    QCOMPARE(best.tp, 1);
+    QCOMPARE(best.replicas, 1);
+    // The cost key is the estimate's USD/h over its tokens per hour.
+    const auto& inf = *best.estimate.inference;
+    QVERIFY(inf.tokensPerS && *inf.tokensPerS > 0);
+    const double perMillion = best.estimate.usdPerHour / (*inf.tokensPerS * 3600) * 1e6;
+    QVERIFY(qAbs(best.costKey - perMillion) < 1e-9 * perMillion);
+    QCOMPARE(best.timeKey, inf.tpotMs.value_or(-1));
+    // Weights: 8.03e9 x 2 B = 14.96 GiB at bf16, x 1 B = 7.48 GiB at 8 bits. A 1g
+    // MIG slice has 80/8 = 10 GB: only 8- and 4-bit weights can go there.
+    for (const auto& o : r.options) {
+        if (o.mig == "1g")
+            QVERIFY2(o.precision != "bf16", o.why.c_str());
+        QVERIFY(o.estimate.memory.total() <= o.estimate.capacityBytes);
+    }
+    QVERIFY(std::any_of(r.options.begin(), r.options.end(),
+                        [](const gp::PlanOption& o) { return o.mig.empty() && o.count == 1 && o.precision == "bf16"; }));
+    // bf16 on one whole GPU: 14.96 GiB of weights fit in 80 GB with room for a KV cache.
+    for (const auto& o : r.options)
+        if (o.mig.empty() && o.count == 1 && o.precision == "bf16")
+            QVERIFY(o.estimate.memory.total() / kGiB > 14.9);
+}
+
+void TestPlan::tiesOnCost()
+{
+    // A load of 0.1 request/s is far below what one replica serves, so every
+    // option needs one replica and the cost key is its price per hour:
+    //   MIG 1g slice: $2.99 / 7 = $0.42714;  3g: 3 x 2.99 / 7 = $1.28143;
+    //   one H100: $2.99;  TP2: $5.98;  TP4: $11.96;  TP8: $23.92.
+    // The 1g slice at int8, fp8 and int4 all cost $0.42714: they tie on cost and
+    // are ordered by TPOT; rank 1 says it is as cheap as the next option.
+    const gp::PlanResult r = planAll(serve8b(R"({"requests_per_s": 0.1})"));
+    QCOMPARE(r.costLabel, std::string("USD per hour for the load"));
+    const std::vector<std::pair<std::string, double>> tiers{{"1g", kH100Hour / 7}, {"3g", 3 * kH100Hour / 7}};
+    for (const auto& o : r.options) {
+        QCOMPARE(o.replicas, 1);
+        double expect = kH100Hour * o.count;
+        for (const auto& [slice, price] : tiers)
+            if (o.mig == slice)
+                expect = price;
+        QVERIFY2(qAbs(o.costKey - expect) < 1e-9, o.why.c_str());
+        QVERIFY(qAbs(o.usdPerHour - expect) < 1e-9);
+    }
+    const auto n1g = std::count_if(r.options.begin(), r.options.end(), [](const auto& o) { return o.mig == "1g"; });
+    QCOMPARE(n1g, std::ptrdiff_t(3)); // fp8, int8, int4; bf16 (14.96 GiB) does not fit 10 GB
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(r.options[std::size_t(i)].mig, std::string("1g"));
+    QCOMPARE(r.options[3].mig, std::string("3g"));
+    const gp::PlanOption& first = r.options[0];
+    const gp::PlanOption& second = r.options[1];
+    QCOMPARE(first.costKey, second.costKey);
+    QVERIFY(first.timeKey <= second.timeKey);
+    QVERIFY2(first.why.find("; as cheap as ") != std::string::npos, first.why.c_str());
+    QVERIFY2(first.why.find("(the next option: same cost, ") != std::string::npos, first.why.c_str());
+    QVERIFY2(second.why.find("1.00x the cost of rank 1") != std::string::npos, second.why.c_str());
+    // Options tying on cost, time and size keep the order they were enumerated
+    // in (precision: the scenario's, then fp8, int8, int4), not an unspecified one.
+    const std::vector<std::string> order{"bf16", "fp8", "int8", "int4"};
+    auto index = [&](const std::string& p) { return std::find(order.begin(), order.end(), p) - order.begin(); };
+    for (std::size_t i = 1; i < r.options.size(); ++i) {
+        const auto& a = r.options[i - 1];
+        const auto& b = r.options[i];
+        if (a.costKey == b.costKey && a.timeKey == b.timeKey && a.count == b.count && a.mig == b.mig)
+            QVERIFY2(index(a.precision) < index(b.precision), (a.why + "\n" + b.why).c_str());
+    }
+}
+
+void TestPlan::deterministic()
+{
+    for (const gp::Scenario& s : {serve8b(R"({"requests_per_s": 0.1})"), train70b(64)})
+        QCOMPARE(gp::planToJson(planAll(s)), gp::planToJson(planAll(s)));
+}
+
+void TestPlan::trainingNeedsSeveralGpus()
+{
+    // Llama 3.1 70B: 70.55e9 parameters x 16 B (bf16 weights and grads, fp32
+    // master and two Adam moments) = 1.13 TB of states. Even fully sharded
+    // (ZeRO-3) over 8 GPUs that is 141 GB = 131.4 GiB per GPU > 80 GB: 16 GPUs
+    // (70.6 GB each) is the first power of two that can fit.
+    const gp::PlanResult r = planAll(train70b(64));
+    QCOMPARE(r.costLabel, std::string("cost to train (USD)"));
+    QCOMPARE(r.timeLabel, std::string("hours"));
+    const gp::PlanOption& best = r.options.front();
+    QVERIFY(best.count >= 2);
+    QCOMPARE(best.count, 16);
+    QVERIFY2(best.why.find("fits in 16x H100 SXM5 80GB") != std::string::npos, best.why.c_str());
+    for (const auto& o : r.options) {
+        QVERIFY(o.count >= 16);
+        // The layout multiplies out, and the global batch (1 x 8 x 1 = 8
+        // sequences) is kept: micro-batch x accumulation x data-parallel width.
+        QCOMPARE(o.count % (o.tp * o.pp), 0);
+        const int dp = o.count / (o.tp * o.pp);
+        QCOMPARE(o.microBatch * o.gradAccum * dp, 8);
+        // The cost key is the run's cost, the time key its hours.
+        QCOMPARE(o.costKey, o.estimate.training->costUsd.value_or(-1));
+        QCOMPARE(o.timeKey, o.estimate.training->hours.value_or(-1));
+        QVERIFY(qAbs(o.usdPerHour - kH100Hour * o.count) < 1e-9);
+    }
+}
+
+void TestPlan::maxCountRespected_data()
+{
+    QTest::addColumn<int>("maxCount");
+    QTest::addColumn<int>("options"); // distinct sizes that fit: 16, 32, 64 up to the cap
+    QTest::addRow("16") << 16 << 1;
+    QTest::addRow("32") << 32 << 2;
+    QTest::addRow("64") << 64 << 3;
+}
+
+void TestPlan::maxCountRespected()
+{
+    QFETCH(int, maxCount);
+    QFETCH(int, options);
+    const gp::PlanResult r = planAll(train70b(maxCount));
+    QCOMPARE(r.options.size(), std::size_t(options));
+    for (const auto& o : r.options)
+        QVERIFY2(o.count <= maxCount, o.why.c_str());
+    QCOMPARE(r.options.back().count, maxCount);
+}
+
+void TestPlan::nothingFits()
+{
+    // Up to 8 H100s: 131.4 GiB of states per GPU at best (see above).
+    const gp::PlanResult r = planAll(train70b(8));
+    QVERIFY(r.options.empty());
+    QVERIFY(r.pareto.empty());
+    QCOMPARE(r.feasible, 0LL);
+    QVERIFY(r.considered > 0);
+    QCOMPARE(r.notes.size(), std::size_t(1));
+    QCOMPARE(r.notes[0],
+             std::string("No configuration fits and meets the targets; see the alternatives for the closest misses."));
+    QCOMPARE(r.alternatives.size(), std::size_t(1)); // only the GPU asked for
+    QCOMPARE(r.alternatives[0].gpu, std::string("nvidia-h100-sxm"));
+    const std::string& why = r.alternatives[0].why;
+    const std::string head = "does not fit: needs at least ";
+    QVERIFY2(why.rfind(head, 0) == 0, why.c_str());
+    QVERIFY2(why.find(" GiB per GPU of 80 at every size up to 8 GPUs") != std::string::npos, why.c_str());
+    const double need = std::stod(why.substr(head.size()));
+    QVERIFY2(need >= 131.4, why.c_str()); // the states alone; activations add to it
+}
+
+void TestPlan::targetsRespected()
+{
+    // Latency: every listed option meets the TPOT target, and a target tighter
+    // than some options leaves fewer feasible configurations.
+    const gp::PlanResult loose = planAll(serve8b("{}"));
+    const gp::PlanResult tight = planAll(serve8b(R"({"tpot_ms": 10})"));
+    QVERIFY(!tight.options.empty());
+    QVERIFY(tight.feasible < loose.feasible);
+    for (const auto& o : tight.options)
+        QVERIFY2(o.estimate.inference->tpotMs.value_or(1e9) <= 10, o.why.c_str());
+    // A load: replicas x per-replica requests/s cover it.
+    const gp::PlanResult load = planAll(serve8b(R"({"requests_per_s": 50})"));
+    QVERIFY(!load.options.empty());
+    for (const auto& o : load.options) {
+        const auto& inf = *o.estimate.inference;
+        const double perReplica = *inf.tokensPerS / 256; // output_tokens
+        QVERIFY2(o.replicas * perReplica >= 50 - 1e-6, o.why.c_str());
+        QVERIFY2((o.replicas - 1) * perReplica < 50, o.why.c_str()); // no spare replica
+        QVERIFY(qAbs(o.usdPerHour - o.estimate.usdPerHour * o.replicas) < 1e-9);
+    }
+    // A deadline: every listed training run ends inside it.
+    const gp::PlanResult deadline = planAll(train70b(64, R"({"deadline_hours": 2})"));
+    for (const auto& o : deadline.options)
+        QVERIFY2(o.estimate.training->hours.value_or(1e9) <= 2, o.why.c_str());
+}
+
+void TestPlan::unknownGpu()
+{
+    gp::Scenario s = serve8b("{}");
+    s.hardware.gpus = {"nvidia-h100-sxm", "nvidia-h100-sxn"};
+    try {
+        planAll(s);
+        QFAIL("an unknown GPU id must throw");
+    } catch (const gp::InputError& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("hardware.gpus[1]") != std::string::npos, what.c_str());
+        QVERIFY2(what.find(R"(unknown GPU id "nvidia-h100-sxn" (did you mean "nvidia-h100-sxm"?))") != std::string::npos,
+                 what.c_str());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestPlan)
+#include "tst_plan.moc"
