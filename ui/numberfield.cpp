@@ -27,6 +27,7 @@ NumberField::NumberField(Kind kind, QWidget* parent)
 {
     setInputMethodHints(Qt::ImhFormattedNumbersOnly);
     connect(this, &QLineEdit::textEdited, this, &NumberField::textWasEdited);
+    connect(this, &QLineEdit::editingFinished, this, [this] { m_before.reset(); });
 }
 
 void NumberField::setMessageLabel(QLabel* label)
@@ -89,6 +90,10 @@ QString NumberField::format(const QVariant& modelValue) const
 
 void NumberField::showValue(const QVariant& v)
 {
+    m_shown = v;
+    if (m_sending)
+        return; // the model taking what was typed: the text stays as typed
+    m_before.reset();
     const auto current = parse(text());
     const bool unset = !v.isValid() || v.isNull();
     const bool same = current && (current->isValid() ? !unset && current->toDouble() == v.toDouble() : unset);
@@ -137,8 +142,16 @@ void NumberField::textWasEdited(const QString& text)
     }
     m_inputProblem = problem;
     updateMarks();
-    if (problem.isEmpty())
-        emit valueEdited(*v);
+    if (!m_before)
+        m_before = m_shown;
+    const QVariant send = problem.isEmpty() ? *v : *m_before;
+    const bool sendUnset = !send.isValid() || send.isNull();
+    const bool shownUnset = !m_shown.isValid() || m_shown.isNull();
+    if (sendUnset == shownUnset && (sendUnset || send.toDouble() == m_shown.toDouble()))
+        return; // the model holds it already
+    m_sending = true;
+    emit valueEdited(send);
+    m_sending = false;
 }
 
 void NumberField::setModelProblem(const QString& message)

@@ -13,7 +13,9 @@ namespace gp::ui {
 /// user's locale (QLocale(): its decimal separator, group separator and signs);
 /// each readable value that passes the check is sent with valueEdited as the
 /// user types, and anything else stays in the field, marked, with the check's
-/// message shown at the field: nothing is clamped, rounded or dropped.
+/// message shown at the field: nothing is clamped, rounded or dropped. While
+/// the text is wrong the model holds the value from before the typing began
+/// ("1" on the way to a refused "1.5" is taken back).
 class NumberField final : public QLineEdit
 {
     Q_OBJECT
@@ -79,6 +81,9 @@ private:
     double m_stepMin = 0;
     Check m_check;
     QLabel* m_messageLabel = nullptr;
+    QVariant m_shown;                  // the model's value, as last shown
+    std::optional<QVariant> m_before;  // the model's value when the current typing began
+    bool m_sending = false;
     QString m_inputProblem;
     QString m_modelProblem;
     QString m_baseToolTip;
