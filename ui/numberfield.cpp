@@ -5,6 +5,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <climits>
@@ -34,6 +35,22 @@ void NumberField::setMessageLabel(QLabel* label)
 {
     m_messageLabel = label;
     updateMarks();
+}
+
+QWidget* NumberField::withMessageLine()
+{
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(this);
+    auto* message = new QLabel;
+    message->setWordWrap(true);
+    message->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(statusColor(Status::Bad).name()));
+    layout->addWidget(message);
+    setMessageLabel(message);
+    box->setFocusProxy(this); // a form label's buddy is the box
+    return box;
 }
 
 std::optional<QVariant> NumberField::parse(const QString& text) const
@@ -119,7 +136,8 @@ void NumberField::stepBy(int steps)
     if (!current && !text().trimmed().isEmpty())
         return; // unreadable text: leave it for the user to fix
     double next = current ? *current + steps * m_step : m_stepMin;
-    next = std::max(next, m_stepMin);
+    if (next < m_stepMin) // a step down stops at the lowest step, and never goes up to it
+        next = current ? std::min(*current, m_stepMin) : m_stepMin;
     // 0.7 + 0.05 is 0.7499999999999999 in binary; show what a person expects.
     next = QString::number(next, 'g', 12).toDouble();
     setValue(next);

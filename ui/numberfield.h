@@ -40,6 +40,9 @@ public:
     void setStepMinimum(double min) { m_stepMin = min; }
     /// A label (owned by the caller's layout) that shows the problem under the field.
     void setMessageLabel(QLabel* label);
+    /// Puts the field in a new box with a message label under it (hidden while
+    /// there is no problem); returns the box, to place in a layout.
+    QWidget* withMessageLine();
 
     /// Shows a model value (invalid = unset) unless the text already reads as it.
     void showValue(const QVariant& v);

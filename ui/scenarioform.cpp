@@ -165,24 +165,7 @@ QWidget* ScenarioForm::number(Field f, const QString& tip, double step, int scal
             m_model->setValue(f, v);
     });
     bind(f, n, [n](const QVariant& v) { n->showValue(v); });
-    return withMessage(n);
-}
-
-QWidget* ScenarioForm::withMessage(NumberField* field)
-{
-    auto* box = new QWidget;
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(field);
-    auto* message = new QLabel;
-    message->setWordWrap(true);
-    message->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(statusColor(Status::Bad).name()));
-    message->hide();
-    layout->addWidget(message);
-    field->setMessageLabel(message);
-    box->setFocusProxy(field); // a form label's buddy is the box
-    return box;
+    return n->withMessageLine();
 }
 
 QComboBox* ScenarioForm::enumCombo(Field f, const std::vector<std::pair<QString, int>>& items, const QString& tip,
@@ -339,7 +322,7 @@ QWidget* ScenarioForm::buildModelGroup()
             if (!m_updating)
                 applyArchEdit();
         });
-        QWidget* cell = withMessage(field);
+        QWidget* cell = field->withMessageLine();
         label->setBuddy(cell);
         grid->addWidget(label, i / 2, (i % 2) * 2);
         grid->addWidget(cell, i / 2, (i % 2) * 2 + 1);

@@ -76,7 +76,6 @@ private:
     /// shows value / 10^scaleExponent. Returns the field with its message line.
     QWidget* number(ScenarioModel::Field f, const QString& tip, double step = 1, int scaleExponent = 0,
                     bool optional = false);
-    QWidget* withMessage(NumberField* field);
     QComboBox* enumCombo(ScenarioModel::Field f, const std::vector<std::pair<QString, int>>& items, const QString& tip,
                          const QString& unsetLabel = {});
     void bind(ScenarioModel::Field f, QWidget* w, std::function<void(const QVariant&)> show);
