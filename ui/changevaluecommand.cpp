@@ -52,11 +52,14 @@ bool ChangeValueCommand::mergeWith(const QUndoCommand* other)
     if (!o || o->m_field != m_field || o->m_model != m_model)
         return false;
     if (m_field == ScenarioModel::Field::Model) {
-        // Architecture spin edits merge; switching presets or importing does not.
-        const auto explicitForm = [](const QVariant& v) {
-            return v.value<gp::ModelSpec>().form == gp::ModelSpec::Form::Explicit;
-        };
-        if (!explicitForm(m_new) || !explicitForm(o->m_new))
+        // Architecture edits merge, and so does a size being typed ("13B", then
+        // "130B"); switching presets, the size's family or importing does not.
+        const auto a = m_new.value<gp::ModelSpec>();
+        const auto b = o->m_new.value<gp::ModelSpec>();
+        const bool bothExplicit = a.form == gp::ModelSpec::Form::Explicit && b.form == gp::ModelSpec::Form::Explicit;
+        const bool sameSizeKind = a.form == gp::ModelSpec::Form::Params && b.form == gp::ModelSpec::Form::Params &&
+                                  a.family == b.family;
+        if (!bothExplicit && !sameSizeKind)
             return false;
     }
     m_new = o->m_new;

@@ -2,7 +2,9 @@
 
 #include "format.h"
 #include "modelspecs.h"
+#include "numberfield.h"
 #include "palette.h"
+#include "valuecheck.h"
 
 #include "core/catalog.h"
 #include "core/model.h"
@@ -11,7 +13,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -23,11 +24,14 @@
 #include <QRadioButton>
 #include <QSet>
 #include <QSignalBlocker>
-#include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
+
+#include <climits>
+#include <cmath>
 
 namespace gp::ui {
 
@@ -139,46 +143,29 @@ QWidget* ScenarioForm::editorFor(Field f) const
     return nullptr;
 }
 
-QSpinBox* ScenarioForm::intSpin(Field f, int min, int max, const QString& tip, int step)
+NumberField* ScenarioForm::numberFor(Field f) const
 {
-    auto* s = new QSpinBox;
-    s->setRange(min, max);
-    s->setSingleStep(step);
-    s->setToolTip(tip);
-    s->setGroupSeparatorShown(true);
-    connect(s, &QSpinBox::valueChanged, this, [this, f](int v) {
+    return qobject_cast<NumberField*>(editorFor(f));
+}
+
+QWidget* ScenarioForm::number(Field f, const QString& tip, double step, int scaleExponent, bool optional)
+{
+    const bool integer = m_model->value(f).typeId() == QMetaType::Int;
+    auto* n = new NumberField(integer ? NumberField::Kind::Integer : NumberField::Kind::Decimal);
+    n->setToolTip(optional ? tip + tr(" (empty = none)") : tip);
+    if (optional)
+        n->setPlaceholderText(tr("none"));
+    n->setOptional(optional);
+    n->setScaleExponent(scaleExponent);
+    n->setSingleStep(step);
+    n->setStepMinimum(integer ? 1 : step);
+    n->setCheck([path = ScenarioModel::keyPath(f)](const QVariant& v) { return scenarioValueProblem(path, v); });
+    connect(n, &NumberField::valueEdited, this, [this, f](const QVariant& v) {
         if (!m_updating)
             m_model->setValue(f, v);
     });
-    bind(f, s, [s](const QVariant& v) { s->setValue(v.toInt()); });
-    return s;
-}
-
-QDoubleSpinBox* ScenarioForm::doubleSpin(Field f, double min, double max, int decimals, const QString& tip, double scale,
-                                         bool optional)
-{
-    auto* s = new QDoubleSpinBox;
-    s->setDecimals(decimals);
-    s->setRange(optional ? 0 : min, max);
-    s->setToolTip(optional ? tip + tr(" (lowest value = none)") : tip);
-    s->setGroupSeparatorShown(true);
-    if (optional)
-        s->setSpecialValueText(tr("none"));
-    connect(s, &QDoubleSpinBox::valueChanged, this, [this, f, s, scale, optional](double v) {
-        if (m_updating)
-            return;
-        if (optional && v <= s->minimum())
-            m_model->setValue(f, QVariant());
-        else
-            m_model->setValue(f, v * scale);
-    });
-    bind(f, s, [s, scale](const QVariant& v) {
-        if (!v.isValid() || v.isNull())
-            s->setValue(s->minimum());
-        else
-            s->setValue(v.toDouble() / scale);
-    });
-    return s;
+    bind(f, n, [n](const QVariant& v) { n->showValue(v); });
+    return n->withMessageLine();
 }
 
 QComboBox* ScenarioForm::enumCombo(Field f, const std::vector<std::pair<QString, int>>& items, const QString& tip,
@@ -240,10 +227,17 @@ QWidget* ScenarioForm::buildModelGroup()
     m_sizeEdit = new QLineEdit;
     m_sizeEdit->setPlaceholderText(tr("e.g. 13B, 70B"));
     m_sizeEdit->setAccessibleName(tr("Model size (parameters)"));
-    m_sizeEdit->setToolTip(tr("A size alone, the way models are named (13B = 13 billion parameters). "
-                              "A typical modern decoder shape of that size is assumed and results are marked "
-                              "approximate. Press Enter to apply."));
-    connect(m_sizeEdit, &QLineEdit::returnPressed, this, &ScenarioForm::applySizeText);
+    m_sizeToolTip = tr("A size alone, the way models are named (13B = 13 billion parameters). "
+                       "A typical modern decoder shape of that size is assumed and results are marked "
+                       "approximate.");
+    m_sizeEdit->setToolTip(m_sizeToolTip);
+    // Live like the other fields: applied once typing pauses (so "1", "13" on the
+    // way to "13B" are not each a model), at once on Enter or leaving the field.
+    m_sizeTimer = new QTimer(this);
+    m_sizeTimer->setSingleShot(true);
+    m_sizeTimer->setInterval(kSizeCoalesceMs);
+    connect(m_sizeTimer, &QTimer::timeout, this, &ScenarioForm::applySizeText);
+    connect(m_sizeEdit, &QLineEdit::textEdited, m_sizeTimer, qOverload<>(&QTimer::start));
     connect(m_sizeEdit, &QLineEdit::editingFinished, this, &ScenarioForm::applySizeText);
     auto* importButton = new QPushButton(tr("Import config.json..."));
     importButton->setToolTip(tr("Read a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2, GPT-2, BERT, "
@@ -268,6 +262,11 @@ QWidget* ScenarioForm::buildModelGroup()
     auto* sizeLabel = new QLabel(tr("Si&ze only"));
     sizeLabel->setBuddy(m_sizeEdit);
     form->addRow(sizeLabel, sizeRow);
+    m_sizeMessage = new QLabel;
+    m_sizeMessage->setWordWrap(true);
+    m_sizeMessage->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(statusColor(Status::Bad).name()));
+    m_sizeMessage->hide();
+    form->addRow(QString(), m_sizeMessage);
     v->addLayout(form);
 
     m_modelInfo = new QLabel;
@@ -287,42 +286,58 @@ QWidget* ScenarioForm::buildModelGroup()
     struct ArchDef {
         const char* key;
         QString label;
-        int min;
-        int max;
+        int stepMin;
+        int step;
         QString tip;
     };
     const ArchDef defs[] = {
-        {"layers", tr("Layers"), 1, 1000, tr("Transformer layers")},
-        {"hidden", tr("Hidden"), 64, 1 << 17, tr("Hidden size (model width)")},
-        {"heads", tr("Heads"), 1, 1024, tr("Attention heads")},
-        {"kv_heads", tr("KV heads"), 1, 1024, tr("Key/value heads (GQA; = heads for MHA, 1 for MQA)")},
-        {"ffn_hidden", tr("FFN"), 1, 1 << 20, tr("Feed-forward inner size")},
-        {"vocab", tr("Vocab"), 1, 4'000'000, tr("Vocabulary size (tokens)")},
-        {"moe.experts", tr("Experts"), 0, 1024, tr("Mixture-of-experts: routed experts (0 = dense)")},
-        {"moe.active", tr("Active"), 0, 1024, tr("Mixture-of-experts: experts per token")},
+        {"layers", tr("Layers"), 1, 1, tr("Transformer layers")},
+        {"hidden", tr("Hidden"), 64, 64, tr("Hidden size (model width)")},
+        {"heads", tr("Heads"), 1, 1, tr("Attention heads")},
+        {"kv_heads", tr("KV heads"), 1, 1, tr("Key/value heads (GQA; = heads for MHA, 1 for MQA)")},
+        {"ffn_hidden", tr("FFN"), 1, 256, tr("Feed-forward inner size")},
+        {"vocab", tr("Vocab"), 1, 1, tr("Vocabulary size (tokens)")},
+        {"moe.experts", tr("Experts"), 0, 1, tr("Mixture-of-experts: routed experts (0 = dense)")},
+        {"moe.active", tr("Active"), 0, 1, tr("Mixture-of-experts: experts per token")},
     };
     int i = 0;
     for (const auto& d : defs) {
         auto* label = new QLabel(d.label);
-        auto* spin = new QSpinBox;
-        spin->setRange(d.min, d.max);
-        spin->setToolTip(d.tip);
-        spin->setAccessibleName(tr("Model %1").arg(d.label));
-        spin->setGroupSeparatorShown(true);
-        label->setBuddy(spin);
-        connect(spin, &QSpinBox::valueChanged, this, [this] {
+        auto* field = new NumberField(NumberField::Kind::Integer);
+        field->setSingleStep(d.step);
+        field->setStepMinimum(d.stepMin);
+        field->setToolTip(d.tip);
+        field->setAccessibleName(tr("Model %1").arg(d.label));
+        // Ranges and rules between the numbers are the core's, reported for the
+        // whole architecture; the field only refuses what is not an integer.
+        field->setCheck([path = QStringLiteral("model.%1").arg(QLatin1String(d.key))](const QVariant& value) {
+            if (value.typeId() == QMetaType::Int)
+                return QString();
+            const QString got = value.typeId() == QMetaType::Double
+                                    ? QString::number(value.toDouble())
+                                    : QStringLiteral("\"%1\"").arg(value.toString());
+            return tr("%1: must be an integer, got %2").arg(path, got);
+        });
+        connect(field, &NumberField::valueEdited, this, [this] {
             if (!m_updating)
                 applyArchEdit();
         });
+        QWidget* cell = field->withMessageLine();
+        label->setBuddy(cell);
         grid->addWidget(label, i / 2, (i % 2) * 2);
-        grid->addWidget(spin, i / 2, (i % 2) * 2 + 1);
-        m_archSpins.push_back({spin, d.key});
+        grid->addWidget(cell, i / 2, (i % 2) * 2 + 1);
+        m_archFields.push_back({field, d.key});
         ++i;
     }
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
     v->addWidget(m_archBox);
-    bind(Field::Model, m_presetCombo, [this](const QVariant&) { showModel(); });
+    bind(Field::Model, m_presetCombo, [this](const QVariant&) {
+        // The model changed (an edit, undo, open): a size still being typed is moot.
+        m_sizeTimer->stop();
+        setSizeProblem({});
+        showModel();
+    });
     return box;
 }
 
@@ -378,7 +393,7 @@ QWidget* ScenarioForm::buildWorkloadGroup()
     auto* loraLayout = new QGridLayout(m_loraBox);
     loraLayout->setContentsMargins(0, 0, 0, 0);
     loraLayout->addWidget(new QLabel(tr("Rank")), 0, 0);
-    loraLayout->addWidget(intSpin(Field::LoraRank, 1, 4096, tr("LoRA rank r (adapter width)")), 0, 1, 1, 3);
+    loraLayout->addWidget(number(Field::LoraRank, tr("LoRA rank r (adapter width)"), 8), 0, 1, 1, 3);
     int k = 0;
     for (const char* mod : kLoraModules) {
         auto* cb = new QCheckBox(QString::fromLatin1(mod));
@@ -419,13 +434,13 @@ QWidget* ScenarioForm::buildWorkloadGroup()
                                            {tr("SGD with momentum"), static_cast<int>(gp::Optimizer::SGDMomentum)}},
                                           tr("Optimizer; sets the bytes of state per trained parameter")));
     tf->addRow(ScenarioModel::label(Field::MicroBatch),
-               intSpin(Field::MicroBatch, 1, 65536, tr("Sequences (or images) per GPU per forward pass")));
+               number(Field::MicroBatch, tr("Sequences (or images) per GPU per forward pass")));
     tf->addRow(ScenarioModel::label(Field::SeqLen),
-               intSpin(Field::SeqLen, 1, 1 << 21, tr("Tokens per training sequence (language models)"), 256));
+               number(Field::SeqLen, tr("Tokens per training sequence (language models)"), 256));
     tf->addRow(ScenarioModel::label(Field::TrainImageSize),
-               intSpin(Field::TrainImageSize, 16, 8192, tr("Input image side in pixels (vision models)"), 16));
+               number(Field::TrainImageSize, tr("Input image side in pixels (vision models)"), 16));
     tf->addRow(ScenarioModel::label(Field::GradAccum),
-               intSpin(Field::GradAccum, 1, 65536, tr("Micro-batches accumulated per optimizer step")));
+               number(Field::GradAccum, tr("Micro-batches accumulated per optimizer step")));
     tf->addRow(ScenarioModel::label(Field::Checkpointing),
                enumCombo(Field::Checkpointing,
                          {{tr("None"), static_cast<int>(gp::Checkpointing::None)},
@@ -433,15 +448,15 @@ QWidget* ScenarioForm::buildWorkloadGroup()
                           {tr("Full (recompute each layer)"), static_cast<int>(gp::Checkpointing::Full)}},
                          tr("Trade recompute time for activation memory")));
     tf->addRow(tr("Dataset (M tokens)"),
-               doubleSpin(Field::DatasetTokens, 0, 1e9, 1, tr("Training tokens per epoch, in millions"), 1e6, true));
+               number(Field::DatasetTokens, tr("Training tokens per epoch, in millions"), 100, 6, true));
     tf->addRow(tr("Dataset (K samples)"),
-               doubleSpin(Field::DatasetSamples, 0, 1e9, 1, tr("Training samples (images) per epoch, in thousands"),
-                          1e3, true));
-    tf->addRow(ScenarioModel::label(Field::Epochs), doubleSpin(Field::Epochs, 0.01, 10000, 2, tr("Passes over the dataset")));
+               number(Field::DatasetSamples, tr("Training samples (images) per epoch, in thousands"), 100, 3,
+                      true));
+    tf->addRow(ScenarioModel::label(Field::Epochs), number(Field::Epochs, tr("Passes over the dataset"), 0.5));
     tf->addRow(ScenarioModel::label(Field::DeadlineHours),
-               doubleSpin(Field::DeadlineHours, 0, 1e6, 1, tr("Target: finish within this many hours"), 1, true));
+               number(Field::DeadlineHours, tr("Target: finish within this many hours"), 1, 0, true));
     tf->addRow(ScenarioModel::label(Field::BudgetUsd),
-               doubleSpin(Field::BudgetUsd, 0, 1e10, 0, tr("Target: total cost at most this many USD"), 1, true));
+               number(Field::BudgetUsd, tr("Target: total cost at most this many USD"), 1000, 0, true));
     m_workloadStack->addWidget(tp);
 
     // Inference page
@@ -457,21 +472,21 @@ QWidget* ScenarioForm::buildWorkloadGroup()
                 enumCombo(Field::InferPrecision, inferPrecisions, tr("Weight format served")));
     inf->addRow(ScenarioModel::label(Field::KvPrecision),
                 enumCombo(Field::KvPrecision, inferPrecisions, tr("KV cache element format"),
-                          tr("Same as weights (INT4 → FP16)")));
+                          tr("Same as weights")));
     inf->addRow(ScenarioModel::label(Field::Batch),
-                intSpin(Field::Batch, 1, 65536, tr("Concurrent sequences (or images per batch)")));
+                number(Field::Batch, tr("Concurrent sequences (or images per batch)")));
     inf->addRow(ScenarioModel::label(Field::PromptTokens),
-                intSpin(Field::PromptTokens, 1, 1 << 21, tr("Prompt length in tokens"), 128));
+                number(Field::PromptTokens, tr("Prompt length in tokens"), 128));
     inf->addRow(ScenarioModel::label(Field::OutputTokens),
-                intSpin(Field::OutputTokens, 1, 1 << 21, tr("Generated tokens per request"), 64));
+                number(Field::OutputTokens, tr("Generated tokens per request"), 64));
     inf->addRow(ScenarioModel::label(Field::InferImageSize),
-                intSpin(Field::InferImageSize, 16, 8192, tr("Input image side in pixels (vision models)"), 16));
+                number(Field::InferImageSize, tr("Input image side in pixels (vision models)"), 16));
     inf->addRow(ScenarioModel::label(Field::TtftMs),
-                doubleSpin(Field::TtftMs, 0, 1e7, 0, tr("Target: time to first token at most (ms)"), 1, true));
+                number(Field::TtftMs, tr("Target: time to first token at most (ms)"), 50, 0, true));
     inf->addRow(ScenarioModel::label(Field::TpotMs),
-                doubleSpin(Field::TpotMs, 0, 1e6, 1, tr("Target: time per output token at most (ms)"), 1, true));
+                number(Field::TpotMs, tr("Target: time per output token at most (ms)"), 5, 0, true));
     inf->addRow(ScenarioModel::label(Field::RequestsPerS),
-                doubleSpin(Field::RequestsPerS, 0, 1e7, 2, tr("Target: requests per second to serve"), 1, true));
+                number(Field::RequestsPerS, tr("Target: requests per second to serve"), 1, 0, true));
     m_workloadStack->addWidget(ip);
     v->addWidget(m_workloadStack);
     return box;
@@ -553,10 +568,10 @@ QWidget* ScenarioForm::buildHardwareGroup()
     v->addLayout(buttons);
 
     auto* form = newForm();
-    form->addRow(ScenarioModel::label(Field::Count), intSpin(Field::Count, 1, 1 << 16, tr("GPUs in one job")));
+    form->addRow(ScenarioModel::label(Field::Count), number(Field::Count, tr("GPUs in one job")));
     auto* par = new QHBoxLayout;
-    auto* tpSpin = intSpin(Field::Tp, 1, 512, tr("Tensor-parallel degree (splits each layer)"));
-    auto* ppSpin = intSpin(Field::Pp, 1, 512, tr("Pipeline-parallel degree (splits the layer stack)"));
+    auto* tpSpin = number(Field::Tp, tr("Tensor-parallel degree (splits each layer)"));
+    auto* ppSpin = number(Field::Pp, tr("Pipeline-parallel degree (splits the layer stack)"));
     auto* zero = enumCombo(Field::Zero,
                            {{tr("ZeRO off"), 0}, {tr("ZeRO-1 (states)"), 1}, {tr("ZeRO-2 (+ grads)"), 2},
                             {tr("ZeRO-3 / FSDP (+ weights)"), 3}},
@@ -567,14 +582,14 @@ QWidget* ScenarioForm::buildHardwareGroup()
     par->addWidget(ppSpin);
     par->addWidget(zero, 1);
     form->addRow(tr("Parallelism"), par);
-    auto* maxCount = intSpin(Field::MaxCount, 1, 1'000'000,
-                             tr("The planner tries GPU counts in powers of two up to this (consumer and "
+    auto* maxCount = number(Field::MaxCount,
+                            tr("The planner tries GPU counts in powers of two up to this (consumer and "
                                 "workstation cards: one 8-GPU box at most)"));
     form->addRow(ScenarioModel::label(Field::MaxCount), maxCount);
-    auto* net = doubleSpin(Field::NetworkGbps, 1, 1e6, 0,
-                           tr("Bandwidth between nodes per GPU in Gbit/s (400 = NDR InfiniBand, 100 = typical "
-                              "Ethernet); data-parallel and FSDP traffic beyond one node crosses it"));
-    net->setSingleStep(100);
+    auto* net = number(Field::NetworkGbps,
+                       tr("Bandwidth between nodes per GPU in Gbit/s (400 = NDR InfiniBand, 100 = typical "
+                          "Ethernet); data-parallel and FSDP traffic beyond one node crosses it"),
+                       100);
     form->addRow(ScenarioModel::label(Field::NetworkGbps), net);
     v->addLayout(form);
     return box;
@@ -592,21 +607,18 @@ QWidget* ScenarioForm::buildPricingGroup()
                             {tr("Rent reserved"), static_cast<int>(gp::PricingModel::Reserved)},
                             {tr("Buy (amortized + power)"), static_cast<int>(gp::PricingModel::Purchase)}},
                            tr("How the GPU hours are paid for")));
-    auto* util = doubleSpin(Field::Utilization, 0.01, 1, 2, tr("Fraction of paid hours doing useful work (0-1]"));
-    util->setSingleStep(0.05);
+    auto* util = number(Field::Utilization, tr("Fraction of paid hours doing useful work (0-1]"), 0.05);
     form->addRow(ScenarioModel::label(Field::Utilization), util);
-    auto* kwh = doubleSpin(Field::ElectricityUsdPerKwh, 0, 10, 3, tr("Electricity price, USD per kWh (purchase)"));
-    kwh->setSingleStep(0.01);
+    auto* kwh = number(Field::ElectricityUsdPerKwh, tr("Electricity price, USD per kWh (purchase)"), 0.01);
     form->addRow(ScenarioModel::label(Field::ElectricityUsdPerKwh), kwh);
-    auto* pue = doubleSpin(Field::Pue, 1, 5, 2, tr("Power usage effectiveness of the facility (purchase)"));
-    pue->setSingleStep(0.05);
+    auto* pue = number(Field::Pue, tr("Power usage effectiveness of the facility (purchase)"), 0.05);
     form->addRow(ScenarioModel::label(Field::Pue), pue);
     form->addRow(ScenarioModel::label(Field::AmortizationYears),
-                 doubleSpin(Field::AmortizationYears, 0.25, 20, 2, tr("Years to write the purchase off over")));
-    auto* hosting = doubleSpin(Field::HostingUsdPerGpuYear, 0, 1e7, 0,
-                               tr("Owning: rack space, networking and a share of staff per GPU per year, USD "
-                                  "(the rent-vs-buy break-even includes it)"));
-    hosting->setSingleStep(500);
+                 number(Field::AmortizationYears, tr("Years to write the purchase off over"), 0.5));
+    auto* hosting = number(Field::HostingUsdPerGpuYear,
+                           tr("Owning: rack space, networking and a share of staff per GPU per year, USD "
+                              "(the rent-vs-buy break-even includes it)"),
+                           500);
     form->addRow(ScenarioModel::label(Field::HostingUsdPerGpuYear), hosting);
     return box;
 }
@@ -675,21 +687,36 @@ void ScenarioForm::gpuItemChanged()
     m_model->setGpus(ids);
 }
 
+QString ScenarioForm::sizeProblem() const
+{
+    return m_sizeMessage->text();
+}
+
+void ScenarioForm::setSizeProblem(const QString& message)
+{
+    m_sizeEdit->setStyleSheet(message.isEmpty() ? QString() : invalidStyle(m_sizeEdit));
+    m_sizeEdit->setToolTip(message.isEmpty() ? m_sizeToolTip : message);
+    m_sizeEdit->setAccessibleDescription(message);
+    m_sizeMessage->setText(message);
+    m_sizeMessage->setVisible(!message.isEmpty());
+}
+
 void ScenarioForm::applySizeText()
 {
+    m_sizeTimer->stop();
     const QString text = m_sizeEdit->text().trimmed();
-    if (text.isEmpty())
-        return;
-    const auto params = parseParamCount(text);
-    if (!params) {
-        // Keep what the user typed; say what is wrong at the field.
-        m_sizeEdit->setStyleSheet(invalidStyle(m_sizeEdit));
-        m_sizeEdit->setToolTip(tr("model.params: cannot read \"%1\" as a parameter count; write e.g. 13B, 70B, 1.5T")
-                                   .arg(text));
+    if (text.isEmpty()) {
+        setSizeProblem({});
         return;
     }
-    m_sizeEdit->setStyleSheet(QString());
-    m_sizeEdit->setToolTip(QString());
+    const auto params = parseParamCount(text);
+    // The core's own limits and wording; what the user typed stays in the field.
+    QString problem = scenarioValueProblem(QStringLiteral("model.params"), params ? QVariant(*params) : QVariant(text));
+    if (!params)
+        problem += tr(" (write e.g. 13B, 70B, 1.5T)");
+    setSizeProblem(problem);
+    if (!problem.isEmpty())
+        return;
     const auto family = static_cast<gp::ModelFamily>(m_familyCombo->currentData().toInt());
     const auto& cur = m_model->scenario().modelSpec;
     if (cur.form == gp::ModelSpec::Form::Params && cur.params == *params &&
@@ -713,9 +740,12 @@ void ScenarioForm::applyArchEdit()
                                              nullptr, false);
     if (j.is_discarded() || !j.is_object())
         j = nlohmann::json::parse(explicitJsonFor(m));
-    for (const auto& a : m_archSpins) {
+    for (const auto& a : m_archFields) {
         const std::string key = a.key;
-        const int v = a.spin->value();
+        const auto shown = a.field->value();
+        if (!shown || std::floor(*shown) != *shown || std::abs(*shown) > INT_MAX)
+            return; // not an integer: that field says so, and the model keeps its last good shape
+        const auto v = static_cast<int>(*shown);
         if (key.rfind("moe.", 0) == 0) {
             const std::string sub = key.substr(4);
             if (!j.contains("moe") || !j["moe"].is_object())
@@ -765,31 +795,33 @@ void ScenarioForm::showModel()
                                 ? m_presetCombo->findData(QString::fromStdString(spec.presetId))
                                 : 0;
     m_presetCombo->setCurrentIndex(std::max(0, presetIndex));
+    // A size being typed (waiting for the pause, or marked wrong) keeps its text.
+    const bool sizePending = m_sizeTimer->isActive() || !sizeProblem().isEmpty();
     if (spec.form == gp::ModelSpec::Form::Params) {
-        if (parseParamCount(m_sizeEdit->text()) != std::optional<double>(spec.params))
+        if (!sizePending && parseParamCount(m_sizeEdit->text()) != std::optional<double>(spec.params))
             m_sizeEdit->setText(formatCount(spec.params));
         const QSignalBlocker block(m_familyCombo);
         m_familyCombo->setCurrentIndex(
             std::max(0, m_familyCombo->findData(static_cast<int>(spec.family.value_or(gp::ModelFamily::Decoder)))));
-    } else if (m_sizeEdit->styleSheet().isEmpty()) {
+    } else if (!sizePending) {
         m_sizeEdit->clear();
     }
     // The spins show the resolved model; while the spec has a problem they keep
     // what the user typed.
     if (modelProblems.isEmpty()) {
         const gp::ModelArch& m = s.model;
-        for (const auto& a : m_archSpins) {
+        for (const auto& a : m_archFields) {
             const std::string key = a.key;
-            int v = 0;
+            long long v = 0;
             if (key == "layers") v = m.layers;
             else if (key == "hidden") v = m.hidden;
             else if (key == "heads") v = m.heads;
             else if (key == "kv_heads") v = m.kvHeads;
-            else if (key == "ffn_hidden") v = static_cast<int>(m.ffnHidden);
-            else if (key == "vocab") v = static_cast<int>(m.vocab);
+            else if (key == "ffn_hidden") v = m.ffnHidden;
+            else if (key == "vocab") v = m.vocab;
             else if (key == "moe.experts") v = m.moe.experts;
             else if (key == "moe.active") v = m.moe.active;
-            a.spin->setValue(v);
+            a.field->showValue(QVariant(v));
         }
         m_archBox->setEnabled(m.isLanguageModel());
         m_archBox->setToolTip(m.isLanguageModel() ? QString()
@@ -819,6 +851,8 @@ void ScenarioForm::showField(Field f)
     m_updating = false;
     if (f == Field::Model || f == Field::TrainMethod || f == Field::Mode)
         updateEnabledState();
+    if (f == Field::InferPrecision)
+        updateKvSameLabel();
 }
 
 void ScenarioForm::showAll()
@@ -830,7 +864,22 @@ void ScenarioForm::showAll()
     }
     m_updating = false;
     updateEnabledState();
+    updateKvSameLabel();
     showProblems();
+}
+
+void ScenarioForm::updateKvSameLabel()
+{
+    auto* kv = qobject_cast<QComboBox*>(editorFor(Field::KvPrecision));
+    const int same = kv ? kv->findData(QVariant()) : -1;
+    if (same < 0)
+        return;
+    // The core's default: the weights' format, except INT4 weights keep an FP16 cache.
+    const auto weights = m_model->scenario().inference.precision;
+    const auto kvFormat = weights == gp::InferPrecision::INT4 ? gp::InferPrecision::FP16 : weights;
+    auto* precision = qobject_cast<QComboBox*>(editorFor(Field::InferPrecision));
+    QString name = precision ? precision->itemText(precision->findData(static_cast<int>(kvFormat))) : QString();
+    kv->setItemText(same, tr("Same as weights (%1)").arg(name));
 }
 
 void ScenarioForm::updateEnabledState()
@@ -850,12 +899,16 @@ void ScenarioForm::showProblems()
 {
     for (const auto& b : m_bindings) {
         const QString msg = m_model->problemsFor(b.field);
+        if (auto* n = qobject_cast<NumberField*>(b.widget)) {
+            n->setModelProblem(msg);
+            continue;
+        }
         QWidget* w = b.field == Field::Model ? static_cast<QWidget*>(m_archBox) : b.widget;
         if (msg.isEmpty()) {
             w->setStyleSheet(QString());
             w->setToolTip(b.field == Field::Model ? QString() : b.baseToolTip);
         } else {
-            w->setStyleSheet(b.field == Field::Model ? QStringLiteral("QSpinBox { border: 2px solid %1; }")
+            w->setStyleSheet(b.field == Field::Model ? QStringLiteral("QLineEdit { border: 2px solid %1; }")
                                                            .arg(statusColor(Status::Bad).name())
                                                      : invalidStyle(w));
             w->setToolTip(msg);

@@ -9,19 +9,20 @@
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QSpinBox;
 class QStackedWidget;
+class QTimer;
 
 namespace gp {
 class Catalog;
 }
 
 namespace gp::ui {
+
+class NumberField;
 
 /// The scenario forms (Model, Workload, Hardware, Pricing) bound to a
 /// ScenarioModel: widget edits become undoable model edits, model changes
@@ -36,10 +37,15 @@ public:
     /// The GPUs offered in the hardware list.
     void setCatalog(const gp::Catalog& catalog);
 
-    /// The widget editing a field (tests drive the form through it).
+    /// The widget editing a field (tests drive the form through it); numbers
+    /// are NumberFields.
     QWidget* editorFor(ScenarioModel::Field f) const;
-    /// The "model size" entry ("13B").
+    NumberField* numberFor(ScenarioModel::Field f) const;
+    /// The "model size" entry ("13B"); applied as it is typed, after kSizeCoalesceMs.
     QLineEdit* sizeEdit() const { return m_sizeEdit; }
+    /// The size field's problem as shown under it ("" when none).
+    QString sizeProblem() const;
+    static constexpr int kSizeCoalesceMs = 300;
     /// The family the size describes (decoder, encoder, vision).
     QComboBox* familyCombo() const { return m_familyCombo; }
     QComboBox* presetCombo() const { return m_presetCombo; }
@@ -66,9 +72,10 @@ private:
     QWidget* buildHardwareGroup();
     QWidget* buildPricingGroup();
 
-    QSpinBox* intSpin(ScenarioModel::Field f, int min, int max, const QString& tip, int step = 1);
-    QDoubleSpinBox* doubleSpin(ScenarioModel::Field f, double min, double max, int decimals, const QString& tip,
-                               double scale = 1, bool optional = false);
+    /// A number entry bound to a field, checked by the core; `scaleExponent`: it
+    /// shows value / 10^scaleExponent. Returns the field with its message line.
+    QWidget* number(ScenarioModel::Field f, const QString& tip, double step = 1, int scaleExponent = 0,
+                    bool optional = false);
     QComboBox* enumCombo(ScenarioModel::Field f, const std::vector<std::pair<QString, int>>& items, const QString& tip,
                          const QString& unsetLabel = {});
     void bind(ScenarioModel::Field f, QWidget* w, std::function<void(const QVariant&)> show);
@@ -81,6 +88,8 @@ private:
     void showModel();
     void applyArchEdit();
     void applySizeText();
+    void setSizeProblem(const QString& message);
+    void updateKvSameLabel();
     void refreshGpuFilter();
     void gpuItemChanged();
     void updateEnabledState();
@@ -96,11 +105,14 @@ private:
     QComboBox* m_familyCombo = nullptr;
     QLabel* m_modelInfo = nullptr;
     QLabel* m_modelProblem = nullptr;
-    struct ArchSpin {
-        QSpinBox* spin;
+    QLabel* m_sizeMessage = nullptr;
+    QTimer* m_sizeTimer = nullptr;
+    QString m_sizeToolTip;
+    struct ArchField {
+        NumberField* field;
         const char* key;
     };
-    std::vector<ArchSpin> m_archSpins;
+    std::vector<ArchField> m_archFields;
     QWidget* m_archBox = nullptr;
 
     // Workload

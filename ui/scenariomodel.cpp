@@ -361,6 +361,13 @@ void ScenarioModel::revalidate()
                                               std::to_string(h.count)});
     if (m_scenario.training.datasetTokens && m_scenario.training.datasetSamples)
         next.push_back({"workload.training.dataset_samples", "give dataset_tokens or dataset_samples, not both"});
+    // Both say it where they overlap: once is enough.
+    for (std::size_t i = 1; i < next.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (next[j].path == next[i].path && next[j].message == next[i].message) {
+                next.erase(next.begin() + static_cast<std::ptrdiff_t>(i--));
+                break;
+            }
     const bool same = next.size() == m_problems.size() &&
                       std::equal(next.begin(), next.end(), m_problems.begin(), [](const auto& a, const auto& b) {
                           return a.path == b.path && a.message == b.message;

@@ -4,6 +4,7 @@
 // aside (*.corrupt-*), never fatal.
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 #include "ui/sessionautosave.h"
@@ -14,7 +15,6 @@
 #include <QLockFile>
 #include <QMessageBox>
 #include <QSignalSpy>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -57,7 +57,7 @@ private:
         return w;
     }
 
-    static QSpinBox* spin(MainWindow& w, Field f) { return qobject_cast<QSpinBox*>(w.form()->editorFor(f)); }
+    static NumberField* spin(MainWindow& w, Field f) { return w.form()->numberFor(f); }
 
     QStringList filesIn(const QString& pattern) const
     {
@@ -97,8 +97,8 @@ private slots:
         QCOMPARE(a->delayMs(), SessionAutosave::kDelayMs);
         a->setDelayMs(150); // the test's patience, not the app's
         QSignalSpy written(a, &SessionAutosave::written);
-        QSpinBox* mb = spin(*w, Field::MicroBatch);
-        const int original = mb->value();
+        NumberField* mb = spin(*w, Field::MicroBatch);
+        const int original = w->scenarioModel()->scenario().training.microBatch;
         mb->setValue(original + 1);
         mb->setValue(original + 2);
         mb->setValue(original + 3); // a burst of keystrokes
@@ -168,8 +168,8 @@ private slots:
         {
             auto w = makeWindow();
             QVERIFY(w->saveTo(file));
-            QSpinBox* mb = spin(*w, Field::MicroBatch);
-            edited = mb->value() + 5;
+            NumberField* mb = spin(*w, Field::MicroBatch);
+            edited = w->scenarioModel()->scenario().training.microBatch + 5;
             mb->setValue(edited);
             QVERIFY(w->isWindowModified());
             QVERIFY(w->autosave()->writeNow().isEmpty());

@@ -6,6 +6,7 @@
 #include "ui/comparisonview.h"
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/resultstablemodel.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
@@ -18,14 +19,12 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSortFilterProxyModel>
 #include <QSignalSpy>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTableView>
@@ -54,10 +53,7 @@ private:
         return w;
     }
 
-    static QSpinBox* spin(MainWindow& w, Field f)
-    {
-        return qobject_cast<QSpinBox*>(w.form()->editorFor(f));
-    }
+    static NumberField* spin(MainWindow& w, Field f) { return w.form()->numberFor(f); }
 
 private slots:
     void initTestCase()
@@ -93,7 +89,7 @@ private slots:
         }
         QCOMPARE(w->scenarioModel()->scenario().hardware.gpus.size(), std::size_t(3));
 
-        QSpinBox* mb = spin(*w, Field::MicroBatch);
+        NumberField* mb = spin(*w, Field::MicroBatch);
         QVERIFY(mb);
         mb->setValue(12);
         QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 12);
@@ -144,17 +140,19 @@ private slots:
     void twoSpinEditsAreOneUndoStep()
     {
         auto w = makeWindow();
-        QSpinBox* sl = spin(*w, Field::SeqLen);
-        const int original = sl->value();
+        NumberField* sl = spin(*w, Field::SeqLen);
+        const int original = w->scenarioModel()->scenario().training.seqLen;
+        QCOMPARE(sl->value(), std::optional<double>(original));
         QCOMPARE(w->scenarioModel()->undoStack()->count(), 0);
-        sl->stepUp();
-        sl->stepUp();
+        QTest::keyClick(sl, Qt::Key_Up);
+        QTest::keyClick(sl, Qt::Key_Up);
         QCOMPARE(w->scenarioModel()->undoStack()->count(), 1);
         QCOMPARE(w->scenarioModel()->scenario().training.seqLen, original + 2 * sl->singleStep());
         QVERIFY(w->isWindowModified());
         w->scenarioModel()->undoStack()->undo();
         QCOMPARE(w->scenarioModel()->scenario().training.seqLen, original);
-        QCOMPARE(sl->value(), original); // the widget follows the undo
+        QCOMPARE(sl->value(), std::optional<double>(original)); // the widget follows the undo
+        QCOMPARE(sl->text(), QString::number(original));
     }
 
     void invalidFieldIsMarkedAndKept()
@@ -181,9 +179,11 @@ private slots:
         QVERIFY(w->scenarioModel()->scenario().modelSpec.form == gp::ModelSpec::Form::Params);
         QCOMPARE(w->scenarioModel()->scenario().modelSpec.params, 70e9);
         size->setText(QStringLiteral("seventy"));
+        QMetaObject::invokeMethod(size, "textEdited", Q_ARG(QString, size->text()));
         QMetaObject::invokeMethod(size, "editingFinished");
         QCOMPARE(size->text(), QStringLiteral("seventy")); // kept
-        QVERIFY(size->toolTip().contains(QStringLiteral("model.params")));
+        QCOMPARE(size->toolTip(), QStringLiteral("model.params: must be a number, got \"seventy\" (write e.g. 13B, 70B, 1.5T)"));
+        QCOMPARE(w->form()->sizeProblem(), size->toolTip());
         QCOMPARE(w->scenarioModel()->scenario().modelSpec.params, 70e9);
     }
 
@@ -222,11 +222,11 @@ private slots:
         QVERIFY(maxCount);
         maxCount->setValue(32);
         QCOMPARE(w->scenarioModel()->scenario().hardware.maxCount, 32);
-        auto* net = qobject_cast<QDoubleSpinBox*>(w->form()->editorFor(Field::NetworkGbps));
+        auto* net = w->form()->numberFor(Field::NetworkGbps);
         QVERIFY(net);
         net->setValue(200);
         QCOMPARE(w->scenarioModel()->scenario().hardware.networkGbps, 200.0);
-        auto* hosting = qobject_cast<QDoubleSpinBox*>(w->form()->editorFor(Field::HostingUsdPerGpuYear));
+        auto* hosting = w->form()->numberFor(Field::HostingUsdPerGpuYear);
         QVERIFY(hosting);
         hosting->setValue(3000);
         QCOMPARE(w->scenarioModel()->scenario().pricing.hostingUsdPerGpuYear, 3000.0);
@@ -291,7 +291,7 @@ private slots:
         QCOMPARE(s.training.microBatch, 6);
         QCOMPARE(s.hardware.gpus, (std::vector<std::string>{"nvidia-h100-sxm", "nvidia-l4"}));
         QCOMPARE(gp::scenarioToJson(s), gp::scenarioToJson(w->scenarioModel()->scenario()));
-        QCOMPARE(spin(*w2, Field::MicroBatch)->value(), 6);
+        QCOMPARE(spin(*w2, Field::MicroBatch)->value(), std::optional<double>(6));
         QCOMPARE(w2->resultsModel()->rowCount(), 2);
         // The recent list persisted through Settings.
         QCOMPARE(w2->recentFiles().files().value(0), QFileInfo(path).absoluteFilePath());
@@ -415,7 +415,7 @@ private slots:
         QSignalSpy resets(w->resultsModel(), &QAbstractItemModel::modelReset);
         QSignalSpy changes(w->resultsModel(), &QAbstractItemModel::dataChanged);
         QAbstractItemModelTester tester(w->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        spin(*w, Field::MicroBatch)->setValue(spin(*w, Field::MicroBatch)->value() + 4);
+        spin(*w, Field::MicroBatch)->setValue(spin(*w, Field::MicroBatch)->value().value() + 4);
         w->controller()->recomputeNow();
         // Same GPUs, new numbers: dataChanged, not a reset; the selection stays on the GPU.
         QCOMPARE(resets.count(), 0);

@@ -7,6 +7,7 @@
 #include "ui/comparisonview.h"
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/resultstablemodel.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
@@ -19,7 +20,6 @@
 #include <QFile>
 #include <QListWidget>
 #include <QMessageBox>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -142,9 +142,9 @@ private slots:
         }
 
         // An edit with every GPU: estimate, table, the visible panels and a repaint.
-        auto* mb = qobject_cast<QSpinBox*>(w->form()->editorFor(Field::MicroBatch));
+        auto* mb = w->form()->numberFor(Field::MicroBatch);
         t.restart();
-        mb->setValue(mb->value() + 1);
+        mb->setValue(mb->value().value() + 1);
         w->controller()->recomputeNow();
         w->repaint();
         const qint64 editMs = t.elapsed();
@@ -183,8 +183,8 @@ private slots:
         auto w = makeWindow();
         const QString mine = m_dir.filePath(QStringLiteral("mine.gpuplan.json"));
         QVERIFY(w->saveTo(mine));
-        auto* mb = qobject_cast<QSpinBox*>(w->form()->editorFor(Field::MicroBatch));
-        const int edited = mb->value() + 3;
+        auto* mb = w->form()->numberFor(Field::MicroBatch);
+        const int edited = w->scenarioModel()->scenario().training.microBatch + 3;
         mb->setValue(edited);
         QVERIFY(w->isWindowModified());
         const int undoSteps = w->scenarioModel()->undoStack()->count();

@@ -5,6 +5,7 @@
 // built-in catalog, start-up < 1 s; with 1,048 GPUs the window stays responsive.
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
@@ -15,7 +16,6 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSpinBox>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
@@ -86,7 +86,7 @@ struct EditTimes {
 /// Edits the micro-batch `edits` times and times each edit to its redraw.
 EditTimes measureEdits(gp::ui::MainWindow& w, int edits)
 {
-    auto* spin = qobject_cast<QSpinBox*>(w.form()->editorFor(gp::ui::ScenarioModel::Field::MicroBatch));
+    auto* spin = w.form()->numberFor(gp::ui::ScenarioModel::Field::MicroBatch);
     EditTimes out;
     for (int i = 0; i < edits; ++i) {
         QElapsedTimer t;
