@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "errors.h"
 #include "estimate.h"
+#include "fileread.h"
 #include "planner.h"
 #include "rentbuy.h"
 #include "rules.h"
@@ -300,24 +301,7 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
 
 std::string readFile(const std::string& path, std::size_t maxBytes)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw InputError(path, "no such file");
-    if (fs::is_directory(status))
-        throw InputError(path, "is a directory, expected a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "cannot be opened for reading");
-    std::string data;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        data.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (data.size() > maxBytes)
-            throw InputError(path, "larger than " + std::to_string(maxBytes >> 20) + " MiB; refused");
-    }
-    return data;
+    return readTextFileBounded(path, maxBytes);
 }
 
 std::string userOverlayPath()
