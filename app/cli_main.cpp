@@ -1,6 +1,9 @@
 // gpuplanner-cli: a thin shell around gp::cli::run (core/cli.cpp).
 #include "core/cli.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,5 +19,17 @@ int main(int argc, char** argv)
 #ifdef GP_WITH_REPORT
     hooks.report = gp::ui::makeHeadlessReportWriter(argc, argv);
 #endif
-    return gp::cli::run(args, std::cout, std::cerr, hooks);
+    int code = gp::cli::run(args, std::cout, std::cerr, hooks);
+    // run() flushed and checked std::cout; the C stream under it is checked too,
+    // so a full disk or a closed pipe is never reported as success.
+    errno = 0;
+    std::cout.flush();
+    const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+    if (failed && code != 1) {
+        const int e = errno;
+        std::cerr << "gpuplanner-cli: cannot write the output" << (e != 0 ? std::string(": ") + std::strerror(e) : "")
+                  << "\n";
+        code = 1;
+    }
+    return code;
 }

@@ -522,14 +522,22 @@ std::size_t levenshtein(std::string_view a, std::string_view b)
     return prev[b.size()];
 }
 
+/// Ids longer than this get no "did you mean": no catalog id is that long, and
+/// the edit distance is quadratic (a 15 MB id took 24 s).
+constexpr std::size_t kMaxSuggestLength = 64;
+
 std::string closestIn(const std::vector<Gpu>& gpus, std::string_view id)
 {
+    if (id.empty() || id.size() > kMaxSuggestLength)
+        return std::string();
     std::string wanted(id);
     std::transform(wanted.begin(), wanted.end(), wanted.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     std::string best;
     std::size_t bestDistance = std::string::npos;
     for (const auto& g : gpus) {
+        if (g.id.size() > 4 * kMaxSuggestLength)
+            continue;
         const std::size_t d = levenshtein(wanted, g.id);
         if (d < bestDistance) { // strict: ties go to the earlier (reference-order) entry
             bestDistance = d;
@@ -748,6 +756,22 @@ const Gpu* Catalog::find(std::string_view id) const
 std::string Catalog::closestId(std::string_view id) const
 {
     return closestIn(m_gpus, id);
+}
+
+std::string Catalog::unknownIdMessage(std::string_view id) const
+{
+    std::string quoted(id.substr(0, kMaxSuggestLength));
+    if (id.size() > kMaxSuggestLength)
+        quoted += "...\" (" + std::to_string(id.size()) + " bytes";
+    else
+        quoted += "\"";
+    std::string msg = "unknown GPU id \"" + quoted;
+    if (id.size() > kMaxSuggestLength)
+        msg += ")";
+    const std::string hint = closestId(id);
+    if (!hint.empty())
+        msg += " (did you mean \"" + hint + "\"?)";
+    return msg;
 }
 
 } // namespace gp

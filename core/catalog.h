@@ -87,6 +87,9 @@ public:
     const Gpu* find(std::string_view id) const;
     /// Ids sorted by edit distance to a wrong one, for "did you mean".
     std::string closestId(std::string_view id) const;
+    /// `unknown GPU id "x" (did you mean "y"?)`; ids over 64 bytes are quoted
+    /// shortened, with their length, and get no suggestion.
+    std::string unknownIdMessage(std::string_view id) const;
 
 private:
     std::vector<Gpu> m_gpus;

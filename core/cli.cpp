@@ -3,6 +3,7 @@
 #include "catalog.h"
 #include "errors.h"
 #include "estimate.h"
+#include "fileread.h"
 #include "planner.h"
 #include "rentbuy.h"
 #include "rules.h"
@@ -11,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -122,7 +125,7 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
 void printProblems(std::ostream& err, const InputError& e, const std::string& file)
 {
     for (const auto& p : e.problems())
-        err << (file.empty() ? "" : file + ": ") << p.text() << "\n";
+        err << (file.empty() || p.path == file ? "" : printable(file) + ": ") << p.text() << "\n";
 }
 
 /// The catalog (built-in + user overlay), its warnings on stderr.
@@ -131,7 +134,7 @@ Catalog catalogFor(std::ostream& err)
     std::vector<std::string> warnings;
     Catalog cat = loadCatalog(warnings);
     for (const auto& w : warnings)
-        err << "warning: " << w << "\n";
+        err << "warning: " << printable(w) << "\n";
     return cat;
 }
 
@@ -142,7 +145,7 @@ Scenario scenarioArg(const Args& a, std::ostream& err)
     const std::string& file = a.positional.at(0);
     ParsedScenario parsed = parseScenario(readFile(file, kMaxInputBytes));
     for (const auto& w : parsed.warnings)
-        err << file << ": warning: " << w.text() << "\n";
+        err << printable(file) << ": warning: " << w.text() << "\n";
     if (!a.gpus.empty() || a.allGpus)
         parsed.scenario.hardware.gpus = a.gpus;
     return std::move(parsed.scenario);
@@ -283,9 +286,9 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
         const Estimate est = estimate(scenarioArg(a, err), catalog);
         std::string text;
         if (a.format == "table")
-            text = estimateToTable(est);
+            text = printable(estimateToTable(est), true);
         else if (a.format == "csv")
-            text = estimateToCsv(est);
+            text = printable(estimateToCsv(est), true);
         else
             text = a.explain ? termsJson(est) : estimateToJson(est);
         out << text;
@@ -300,24 +303,7 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
 
 std::string readFile(const std::string& path, std::size_t maxBytes)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw InputError(path, "no such file");
-    if (fs::is_directory(status))
-        throw InputError(path, "is a directory, expected a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "cannot be opened for reading");
-    std::string data;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        data.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (data.size() > maxBytes)
-            throw InputError(path, "larger than " + std::to_string(maxBytes >> 20) + " MiB; refused");
-    }
-    return data;
+    return readTextFileBounded(path, maxBytes);
 }
 
 std::string userOverlayPath()
@@ -349,7 +335,12 @@ Catalog loadCatalog(std::vector<std::string>& warnings)
     return cat;
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const Hooks& hooks)
+namespace {
+
+/// The command itself; what it prints goes to `out`, a buffer that run() writes
+/// and checks. Table and text formats are escaped (printable()), JSON is
+/// escaped by nlohmann.
+int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const Hooks& hooks)
 {
     if (args.empty()) {
         err << kUsage;
@@ -374,7 +365,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             const Catalog cat = catalogFor(err);
             try {
                 const PlanResult r = plan(scenarioArg(a, err), cat, PlanRequest{a.top});
-                out << (a.format == "table" ? planToTable(r) : planToJson(r));
+                out << (a.format == "table" ? printable(planToTable(r), true) : planToJson(r));
                 return 0;
             } catch (const InputError& e) {
                 printProblems(err, e, a.positional[0]);
@@ -400,14 +391,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                         const Gpu* g = cat.find(ids[i]);
                         if (!g)
                             problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
-                                                "unknown GPU id \"" + ids[i] + "\" (did you mean \"" + cat.closestId(ids[i]) + "\"?)"});
+                                                cat.unknownIdMessage(ids[i])});
                         else
                             rows.push_back(rentVsBuy(s, *g, s.hardware.count));
                     }
                 }
                 if (!problems.empty())
                     throw InputError(std::move(problems));
-                out << (a.format == "json" ? rentVsBuyToJson(rows) : rentVsBuyToTable(rows));
+                out << (a.format == "json" ? rentVsBuyToJson(rows) : printable(rentVsBuyToTable(rows), true));
                 return 0;
             } catch (const InputError& e) {
                 printProblems(err, e, a.positional[0]);
@@ -420,7 +411,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                 throw Usage("rules takes no arguments");
             // The articles' claims are checked against the reference catalog, not user edits.
             const auto rules = checkRulesOfThumb(Catalog::builtin());
-            out << (a.format == "json" ? rulesToJson(rules) : rulesToText(rules));
+            out << (a.format == "json" ? rulesToJson(rules) : printable(rulesToText(rules), true));
             return 0;
         }
         if (cmd == "gpus") {
@@ -428,14 +419,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             if (!a.positional.empty())
                 throw Usage("gpus takes no arguments");
             const Catalog cat = catalogFor(err);
-            out << (a.format == "json" ? gpusJson(cat) : gpusTable(cat));
+            out << (a.format == "json" ? gpusJson(cat) : printable(gpusTable(cat), true));
             return 0;
         }
         if (cmd == "presets") {
             const Args a = parseArgs(args, 1, {"json", "table"});
             if (!a.positional.empty())
                 throw Usage("presets takes no arguments");
-            out << (a.format == "json" ? presetsJson() : presetsTable());
+            out << (a.format == "json" ? presetsJson() : printable(presetsTable(), true));
             return 0;
         }
         if (cmd == "validate") {
@@ -446,12 +437,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             try {
                 const ValidationReport rep = validateDirectory(a.positional[0], cat);
                 if (rep.rows.empty()) {
-                    err << a.positional[0] << ": no measured records found\n";
+                    err << printable(a.positional[0]) << ": no measured records found\n";
                     return 2;
                 }
                 out << (a.format == "json" ? validationToJson(rep)
-                        : a.summary        ? validationSummary(rep)
-                                           : validationToTable(rep));
+                                           : printable(a.summary ? validationSummary(rep) : validationToTable(rep), true));
                 return a.check && !rep.withinBounds() ? 1 : 0;
             } catch (const InputError& e) {
                 printProblems(err, e, "");
@@ -470,7 +460,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             try {
                 const std::string problem = hooks.report(scenarioArg(a, err), cat, a.output);
                 if (!problem.empty()) {
-                    err << a.output << ": " << problem << "\n";
+                    err << printable(a.output) << ": " << printable(problem) << "\n";
                     return 1;
                 }
                 return 0;
@@ -481,15 +471,35 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         }
         throw Usage("unknown command \"" + cmd + "\" (try --help)");
     } catch (const Usage& u) {
-        err << "gpuplanner-cli: " << u.what() << "\n";
+        err << "gpuplanner-cli: " << printable(u.what()) << "\n";
         return 2;
     } catch (const InputError& e) {
         printProblems(err, e, "");
         return 2;
     } catch (const std::exception& e) {
-        err << "gpuplanner-cli: internal error: " << e.what() << "\n";
+        err << "gpuplanner-cli: internal error: " << printable(e.what()) << "\n";
         return 1;
     }
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const Hooks& hooks)
+{
+    std::ostringstream buffer;
+    const int code = runCommand(args, buffer, err, hooks);
+    const std::string text = buffer.str();
+    errno = 0;
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+        const int e = errno;
+        err << "gpuplanner-cli: cannot write the output (" << text.size() << " bytes)"
+            << (e != 0 ? std::string(": ") + std::strerror(e) : std::string()) << "\n";
+        err.flush();
+        return 1;
+    }
+    return code;
 }
 
 } // namespace gp::cli

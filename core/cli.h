@@ -24,8 +24,7 @@ struct Hooks {
 /// Nothing is written to `out` unless the command succeeds.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const Hooks& hooks = {});
 
-/// Reads a whole file; throws InputError naming the path (missing, directory,
-/// unreadable, larger than maxBytes).
+/// Reads a whole file: gp::readTextFileBounded (core/fileread.h).
 std::string readFile(const std::string& path, std::size_t maxBytes);
 
 /// The user catalog overlay path ($GPUPLANNER_CATALOG_OVERLAY, else

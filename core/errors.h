@@ -1,6 +1,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gp {
@@ -8,13 +9,21 @@ namespace gp {
 /// The program version (CMake project version), e.g. "0.1.0".
 const char* version();
 
+/// `text` made safe to print on a terminal: control characters (escape
+/// sequences, CR, a NUL, DEL, and the C1 controls U+0080..U+009F) become the
+/// visible `\n`, `\r`, `\t` or `\xNN` (`\u00NN` for C1); with keepNewlines,
+/// '\n' stays a line break (for multi-line tables). Every message that quotes
+/// input goes through this.
+std::string printable(std::string_view text, bool keepNewlines = false);
+
 /// One problem with user input, located by its JSON key path
 /// (e.g. "workload.training.micro_batch").
 struct Diagnostic {
     std::string path;
     std::string message;
-    /// "path: message", the form every front end prints.
-    std::string text() const { return path.empty() ? message : path + ": " + message; }
+    /// "path: message", the form every front end prints; control characters
+    /// escaped (printable()), so a key or id cannot forge lines or escape codes.
+    std::string text() const { return path.empty() ? printable(message) : printable(path) + ": " + printable(message); }
 };
 
 /// Thrown for bad input; carries every problem found, each naming its key.

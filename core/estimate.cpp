@@ -373,7 +373,7 @@ Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptio
         const auto& id = s.hardware.gpus[i];
         if (!catalog.find(id))
             problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
-                                "unknown GPU id \"" + id + "\" (did you mean \"" + catalog.closestId(id) + "\"?)"});
+                                catalog.unknownIdMessage(id)});
     }
     if (!problems.empty())
         throw InputError(std::move(problems));

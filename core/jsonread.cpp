@@ -1,6 +1,7 @@
 #include "jsonread.h"
 
 #include <cstdio>
+#include <set>
 
 namespace gp::detail {
 
@@ -66,6 +67,53 @@ std::string joinPath(const std::string& parent, std::string_view key)
     if (parent.empty())
         return std::string(key);
     return parent + "." + std::string(key);
+}
+
+nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
+{
+    using nlohmann::json;
+    struct Frame {
+        bool array = false;
+        std::size_t index = 0;     // arrays: the element being read
+        std::string key;           // objects: the member being read
+        std::set<std::string> seen;
+    };
+    std::vector<Frame> stack;
+    auto pathOf = [&](std::size_t depth) {
+        std::string p;
+        for (std::size_t i = 0; i < depth; ++i)
+            p = stack[i].array ? p + "[" + std::to_string(stack[i].index) + "]" : joinPath(p, stack[i].key);
+        return p;
+    };
+    auto elementDone = [&] {
+        if (!stack.empty() && stack.back().array)
+            ++stack.back().index;
+    };
+    const json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            stack.push_back(Frame{event == json::parse_event_t::array_start, 0, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame& f = stack.back();
+            f.key = parsed.get<std::string>();
+            if (!f.seen.insert(f.key).second)
+                r.warn(pathOf(stack.size()), "duplicate key; only its last value is used");
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            stack.pop_back();
+            elementDone();
+            break;
+        case json::parse_event_t::value:
+            elementDone();
+            break;
+        }
+        return true;
+    };
+    return json::parse(text, cb);
 }
 
 void JsonReader::checkKeys(const nlohmann::json& obj, const std::string& path,

@@ -26,6 +26,13 @@ std::size_t findTooDeep(std::string_view text, int maxDepth);
 std::string stripExceptionTag(const std::string& what);
 std::string joinPath(const std::string& parent, std::string_view key);
 
+class JsonReader;
+
+/// json::parse, plus a warning on `r` for each key that appears twice in one
+/// object (JSON leaves that undefined; the last value is used), naming its key
+/// path, and an error for a NUL byte. Throws what json::parse throws.
+nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r);
+
 class JsonReader {
 public:
     std::vector<Diagnostic> errors;

@@ -111,6 +111,7 @@ private:
     std::deque<Gpu> m_slices; // MIG slices as virtual GPUs (stable addresses)
     std::map<std::string, std::pair<std::string, std::string>> m_sliceOf; // slice id -> (base id, slice)
     long long m_considered = 0;
+    bool m_loadTooLarge = false; // an option was dropped: its replicas exceeded max_count
 };
 
 void Solver::noteMiss(const Gpu& g, const GpuEstimate& e)
@@ -302,9 +303,22 @@ void Solver::inferenceCandidates(const Gpu& g)
                 o.microBatch = batch;
                 const double perReplicaRps = r.tokensPerS ? *r.tokensPerS / b.inference.outputTokens
                                                           : r.samplesPerS.value_or(0);
-                o.replicas = tg.requestsPerS && perReplicaRps > 0
-                                 ? int(std::ceil(*tg.requestsPerS / perReplicaRps - 1e-9))
-                                 : 1;
+                // In double: 1e9 requests/s overflowed an int into a negative count.
+                const double replicas = tg.requestsPerS && perReplicaRps > 0
+                                            ? std::max(1.0, std::ceil(*tg.requestsPerS / perReplicaRps - 1e-9))
+                                            : 1.0;
+                if (replicas * tp > b.hardware.maxCount) {
+                    // More GPUs than hardware.max_count; a larger batch serves more per replica.
+                    m_loadTooLarge = true;
+                    Miss& miss = m_misses[g.id];
+                    miss.capacity = e.capacityBytes;
+                    if (miss.target.empty())
+                        miss.target = "the load of " + num(*tg.requestsPerS, "%g") + " requests/s needs " +
+                                      num(replicas * tp, "%.3g") + " GPUs, more than hardware.max_count (" +
+                                      std::to_string(b.hardware.maxCount) + ")";
+                    continue;
+                }
+                o.replicas = static_cast<int>(replicas);
                 o.usdPerHour = e.usdPerHour * o.replicas;
                 if (tg.requestsPerS)
                     o.costKey = o.usdPerHour > 0 ? o.usdPerHour : kInf;
@@ -345,8 +359,7 @@ PlanResult Solver::run()
             const Gpu* g = m_catalog.find(m_base.hardware.gpus[i]);
             if (!g)
                 problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
-                                    "unknown GPU id \"" + m_base.hardware.gpus[i] + "\" (did you mean \"" +
-                                        m_catalog.closestId(m_base.hardware.gpus[i]) + "\"?)"});
+                                    m_catalog.unknownIdMessage(m_base.hardware.gpus[i])});
             else
                 gpus.push_back(g);
         }
@@ -545,7 +558,11 @@ PlanResult Solver::run()
             ids += (ids.empty() ? "" : ", ") + id;
         out.notes.push_back("Not ranked (no " + std::string(toString(m_base.pricing.model)) + " price listed): " + ids);
     }
-    if (distinct.empty())
+    if (distinct.empty() && m_loadTooLarge)
+        out.notes.push_back("No option can serve " + num(*m_base.inference.targets.requestsPerS, "%g") +
+                            " requests/s within hardware.max_count (" + std::to_string(m_base.hardware.maxCount) +
+                            ") GPUs; raise max_count or lower the load.");
+    else if (distinct.empty())
         out.notes.push_back("No configuration fits and meets the targets; see the alternatives for the closest misses.");
     if (m_base.model.approximate)
         out.notes.push_back("The model shape was guessed from its size: " + m_base.model.shapeNote);

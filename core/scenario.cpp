@@ -308,9 +308,12 @@ ParsedScenario parseScenario(std::string_view text)
                                          " MiB; scenarios larger than 16 MiB are refused");
     if (detail::findTooDeep(text, kMaxNesting) != std::string_view::npos)
         throw InputError("scenario", "nested more than " + std::to_string(kMaxNesting) + " levels deep; refused");
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+        throw InputError("scenario", "contains a NUL byte at offset " + std::to_string(nul) + "; not a text file");
+    JsonReader r;
     json doc;
     try {
-        doc = json::parse(text);
+        doc = detail::parseCheckingDuplicates(text, r);
     } catch (const json::exception& e) {
         // parse_error (syntax) or out_of_range (a number like 1e999 overflows a double)
         throw InputError("scenario", "not valid JSON: " + detail::stripExceptionTag(e.what()));
@@ -318,7 +321,6 @@ ParsedScenario parseScenario(std::string_view text)
     if (!doc.is_object())
         throw InputError("scenario", "must be a JSON object, got " + detail::describe(doc));
 
-    JsonReader r;
     ParsedScenario out;
     Scenario& s = out.scenario;
     r.checkKeys(doc, "", {"format", "version", "name", "model", "workload", "hardware", "pricing", "$schema", "notes"});
@@ -329,11 +331,18 @@ ParsedScenario parseScenario(std::string_view text)
         r.error("format", "must be \"gpuplanner-scenario\", got " + detail::describe(*it));
     if (auto it = doc.find("version"); it == doc.end()) {
         r.error("version", "missing (required): 1");
+    } else if (const bool newer = (it->is_number_unsigned() && it->get<unsigned long long>() > static_cast<unsigned long long>(kFormatVersion)) ||
+                                  (it->is_number_integer() && !it->is_number_unsigned() &&
+                                   it->get<long long>() > kFormatVersion) ||
+                                  (it->is_number_float() && std::isfinite(it->get<double>()) &&
+                                   std::floor(it->get<double>()) == it->get<double>() &&
+                                   it->get<double>() > kFormatVersion);
+               newer) {
+        // Any whole number above 1 (2^63 and 2.0 too) is a later format, not a typo.
+        r.error("version", "version " + detail::describe(*it) + " is newer than this program (which reads version " +
+                               std::to_string(kFormatVersion) + "); update GPU Planner");
     } else if (!it->is_number_integer() && !it->is_number_unsigned()) {
         r.error("version", "must be the integer 1, got " + detail::describe(*it));
-    } else if (it->get<long long>() > kFormatVersion) {
-        r.error("version", "is " + std::to_string(it->get<long long>()) +
-                               ", newer than this program reads (1); update GPU Planner");
     } else if (it->get<long long>() < 1) {
         r.error("version", "must be 1, got " + detail::describe(*it));
     }

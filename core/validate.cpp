@@ -5,6 +5,7 @@
 #include "catalog.h"
 #include "errors.h"
 #include "estimate.h"
+#include "fileread.h"
 #include "jsonread.h"
 #include "scenario.h"
 #include "units.h"
@@ -82,6 +83,23 @@ void add(ValidationReport& rep, const std::string& record, const std::string& gp
         rep.rows.push_back({record, gpu, metric, predicted, measured});
 }
 
+/// Reads a record's integers with bounds; every bad value is an error naming the
+/// record and key (no record is estimated from a zero or negative size).
+struct RecordReader {
+    detail::JsonReader& jr;
+    std::string where; // "measured-h100.json: [3] (train-llama)"
+    int get(const json& obj, const std::string& parent, const char* key, int fallback, long long min = 1,
+            long long max = 10'000'000)
+    {
+        if (!obj.is_object())
+            return fallback;
+        if (const auto it = obj.find(key); it != obj.end() && it->is_null())
+            return fallback; // "not stated" in the published records
+        return jr.integer(obj, parent.empty() ? where : where + "." + parent, key, min, max).value_or(fallback);
+    }
+    bool ok() const { return jr.errors.empty(); }
+};
+
 double num(const json& r, const char* key, double fallback = 0)
 {
     auto it = r.find(key);
@@ -90,7 +108,7 @@ double num(const json& r, const char* key, double fallback = 0)
 
 /// One record in measure.py's shape.
 void validateMeasured(const json& r, const std::string& gpuId, double contextMib, const Catalog& cat,
-                      ValidationReport& rep)
+                      ValidationReport& rep, RecordReader& rr)
 {
     const std::string kind = r.value("kind", "");
     const std::string name = r.value("name", kind);
@@ -117,8 +135,8 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         s.runtime = r.value("compiled", false) ? Runtime::Optimized : Runtime::Eager;
         setHfModel(s, r.at("config"), r.value("arch", std::string("llama")));
         auto& t = s.training;
-        t.microBatch = r.value("micro_batch", 1);
-        t.seqLen = r.value("seq_len", 1024);
+        t.microBatch = rr.get(r, "", "micro_batch", 1);
+        t.seqLen = rr.get(r, "", "seq_len", 1024);
         t.checkpointing = r.value("grad_checkpointing", false) ? Checkpointing::Full : Checkpointing::None;
         const std::string mode = r.value("precision_mode", std::string("amp_bf16"));
         t.precision = mode == "pure_bf16" || mode == "bf16" ? TrainPrecision::BF16
@@ -130,9 +148,11 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         t.optimizer = optim == "sgd" ? Optimizer::SGDMomentum : optim == "adamw_8bit" ? Optimizer::AdamW8bit : Optimizer::AdamW;
         if (r.contains("lora") && r["lora"].is_object()) {
             t.method = TrainMethod::Lora;
-            t.loraRank = r["lora"].value("r", 16);
+            t.loraRank = rr.get(r["lora"], "lora", "r", 16, 1, 65536);
             t.loraTargets = r["lora"].value("targets", std::vector<std::string>{"q_proj", "v_proj"});
         }
+        if (!rr.ok())
+            return;
         const GpuEstimate e = estimateOn(s, *gpu);
         add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
         add(rep, name, gpuId, "train_tokens_per_s", e.training->tokensPerS, num(r, "tokens_per_s"));
@@ -141,10 +161,12 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         s.runtime = r.value("runtime", std::string("optimized")) == "eager" ? Runtime::Eager : Runtime::Optimized;
         setHfModel(s, r.at("config"), "llama");
         auto& in = s.inference;
-        in.batch = r.value("batch", 1);
-        in.promptTokens = r.value("context_len", 512);
+        in.batch = rr.get(r, "", "batch", 1);
+        in.promptTokens = rr.get(r, "", "context_len", 512);
         // The decode step was timed at context_len with a cache of context_len + 1.
         in.outputTokens = 1;
+        if (!rr.ok())
+            return;
         const GpuEstimate e = estimateOn(s, *gpu);
         add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
         add(rep, name, gpuId, "decode_ms", e.inference->tpotMs.value_or(0), num(r, "decode_step_ms"));
@@ -156,17 +178,19 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         setPreset(s, r.value("arch", std::string("resnet50")));
         const std::string mode = r.value("precision_mode", std::string("amp_bf16"));
         if (train) {
-            s.training.microBatch = r.value("batch", 32);
-            s.training.imageSize = r.value("image_size", 224);
+            s.training.microBatch = rr.get(r, "", "batch", 32);
+            s.training.imageSize = rr.get(r, "", "image_size", 224, 16, 8192);
             s.training.optimizer = Optimizer::SGDMomentum;
             s.training.precision = mode == "fp32" ? TrainPrecision::FP32 : mode == "amp_fp16" ? TrainPrecision::AmpFP16
                                                                                                : TrainPrecision::AmpBF16;
         } else {
-            s.inference.batch = r.value("batch", 32);
-            s.inference.imageSize = r.value("image_size", 224);
+            s.inference.batch = rr.get(r, "", "batch", 32);
+            s.inference.imageSize = rr.get(r, "", "image_size", 224, 16, 8192);
             s.inference.precision = mode == "fp32" ? InferPrecision::FP32 : mode == "fp16" ? InferPrecision::FP16
                                                                                            : InferPrecision::BF16;
         }
+        if (!rr.ok())
+            return;
         const GpuEstimate e = estimateOn(s, *gpu);
         add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
         const double predicted = train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0);
@@ -177,7 +201,7 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
 }
 
 /// One record in published.json's shape (id, category, model_arch, hardware, software, metric, value).
-void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
+void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep, RecordReader& rr)
 {
     const std::string id = r.value("id", std::string("?"));
     const std::string category = r.value("category", "");
@@ -193,7 +217,16 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
     }
     Scenario s = baseScenario(label);
     s.hardware.gpus = {gpuId};
-    s.hardware.count = hw.value("count", 1);
+    s.hardware.count = rr.get(hw, "hardware", "count", 1, 1, 1'000'000);
+    for (const char* key : {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len"})
+        (void)rr.get(arch, "model_arch", key, 1);
+    const bool hasOther = sw.is_object() && sw.contains("other") && sw["other"].is_object();
+    const json& otherSw = hasOther ? sw["other"] : json::object();
+    for (const char* key : {"tp", "pp", "grad_accum", "input_len", "output_len"})
+        (void)rr.get(otherSw, "software.other", key, 1, 1, key[0] == 't' || key[0] == 'p' ? 1024 : 10'000'000);
+    (void)rr.get(sw, "software", "micro_batch_per_gpu", 1);
+    if (!rr.ok())
+        return;
     const std::string precision = lower(sw.value("precision", std::string()));
     const std::string framework = lower(sw.value("framework", std::string()));
     const std::string modelName = lower(r.value("model", std::string()));
@@ -329,6 +362,11 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep)
 
 } // namespace
 
+BadRecords::BadRecords(std::vector<Diagnostic> problems)
+    : InputError(std::move(problems))
+{
+}
+
 std::string gpuIdFromDeviceName(const std::string& raw)
 {
     const std::string n = lower(raw);
@@ -397,8 +435,11 @@ void validateText(const std::string& text, const std::string& origin, const Cata
     } catch (const json::exception& e) {
         throw InputError(origin, std::string("not valid JSON: ") + e.what());
     }
-    if (doc.is_object() && doc.contains("records"))
-        doc = doc["records"];
+    std::string arrayPath;
+    if (doc.is_object() && doc.contains("records")) {
+        doc = json(doc["records"]);
+        arrayPath = "records";
+    }
     if (!doc.is_array())
         throw InputError(origin, "must be a JSON array of measured records");
     std::string gpuId;
@@ -409,18 +450,29 @@ void validateText(const std::string& text, const std::string& origin, const Cata
             contextMib = num(r, "context_overhead_mib", contextMib);
         }
     }
-    for (const auto& r : doc) {
+    std::vector<Diagnostic> problems;
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+        const json& r = doc[i];
         if (!r.is_object())
             continue;
+        detail::JsonReader jr;
+        std::string where = origin + ": " + arrayPath + "[" + std::to_string(i) + "]";
+        const auto id = r.find(r.contains("id") ? "id" : "name");
+        if (id != r.end() && id->is_string())
+            where += " (" + detail::describe(*id) + ")";
+        RecordReader rr{jr, where};
         try {
             if (r.contains("category") && r.contains("metric"))
-                validatePublished(r, catalog, report);
+                validatePublished(r, catalog, report, rr);
             else if (r.contains("kind"))
-                validateMeasured(r, r.value("gpu_id", gpuId), contextMib, catalog, report);
+                validateMeasured(r, r.value("gpu_id", gpuId), contextMib, catalog, report, rr);
         } catch (const std::exception& e) {
             report.skipped.push_back(r.value("name", r.value("id", std::string("?"))) + ": " + e.what());
         }
+        problems.insert(problems.end(), jr.errors.begin(), jr.errors.end());
     }
+    if (!problems.empty())
+        throw BadRecords(std::move(problems));
 }
 
 void summarize(ValidationReport& report)
@@ -452,16 +504,18 @@ ValidationReport validateDirectory(const std::string& dir, const Catalog& catalo
     if (ec)
         throw InputError(dir, "cannot read: " + ec.message());
     std::sort(files.begin(), files.end());
+    std::vector<Diagnostic> badRecords;
     for (const auto& f : files) {
-        std::ifstream in(f, std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
         try {
-            validateText(ss.str(), f.filename().string(), catalog, report);
+            validateText(readTextFileBounded(f.string()), f.filename().string(), catalog, report);
+        } catch (const BadRecords& e) {
+            badRecords.insert(badRecords.end(), e.problems().begin(), e.problems().end());
         } catch (const InputError& e) {
             report.skipped.push_back(f.filename().string() + ": " + e.what());
         }
     }
+    if (!badRecords.empty())
+        throw InputError(std::move(badRecords));
     summarize(report);
     return report;
 }

@@ -1,4 +1,6 @@
 #pragma once
+#include "errors.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -30,11 +32,20 @@ struct ValidationReport {
     bool withinBounds() const;
 };
 
+/// A measured record with a bad value (a zero pp, a negative batch...): each
+/// problem's path names the file, the record (index and id) and the key.
+class BadRecords : public InputError {
+public:
+    explicit BadRecords(std::vector<Diagnostic> problems);
+};
+
 /// Predicts every measured record in the JSON files of `dir` (files shaped like
 /// tests/data/calibration/measured-*.json or published.json). Throws InputError
-/// when the directory cannot be read.
+/// when the directory cannot be read or a record holds a bad value (every such
+/// problem at once); files that are not measured records are listed as skipped.
 ValidationReport validateDirectory(const std::string& dir, const Catalog& catalog);
-/// Same for one file's text.
+/// Same for one file's text; throws BadRecords for bad values, InputError when
+/// the text is not a JSON array of records.
 void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report);
 void summarize(ValidationReport& report);
 

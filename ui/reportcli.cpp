@@ -6,11 +6,140 @@
 #include "core/estimate.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QString>
+#include <QTemporaryFile>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace gp::ui {
+
+namespace {
+
+std::string errnoText(const char* what, int err) { return std::string(what) + ": " + std::strerror(err); }
+
+/// A name for a temporary file in `dir` (created empty, so it is ours).
+std::string reserveTemp(const QString& dir, std::string& error)
+{
+    QTemporaryFile tmp(QDir(dir).filePath(QStringLiteral(".gpuplanner-XXXXXX.part")));
+    tmp.setAutoRemove(false);
+    if (!tmp.open()) {
+        error = "cannot create a temporary file in " + dir.toStdString() + ": " + tmp.errorString().toStdString();
+        return std::string();
+    }
+    tmp.close();
+    return tmp.fileName().toStdString();
+}
+
+/// fsync: a delayed write error (a full disk on NFS, say) surfaces here.
+std::string syncFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errnoText("cannot reopen the written file", errno);
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    return rc == 0 ? std::string() : errnoText("cannot sync the written file", err);
+}
+
+/// Copies `from` into the existing non-regular file `to`, checking every write.
+std::string copyInto(const std::string& from, const std::string& to)
+{
+    const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return errnoText("cannot read the written file", errno);
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of hanging.
+    const int out = ::open(to.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (out < 0) {
+        const int err = errno;
+        ::close(in);
+        return errnoText("cannot open", err);
+    }
+    ::fcntl(out, F_SETFL, ::fcntl(out, F_GETFL) & ~O_NONBLOCK);
+    std::string error;
+    char buf[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            error = errnoText("cannot read the written file", errno);
+            break;
+        }
+        if (n == 0)
+            break;
+        for (ssize_t done = 0; done < n;) {
+            const ssize_t w = ::write(out, buf + done, static_cast<std::size_t>(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                error = errnoText("cannot write", w < 0 ? errno : EIO);
+                break;
+            }
+            done += w;
+        }
+        if (!error.empty())
+            break;
+    }
+    ::close(in);
+    if (::close(out) != 0 && error.empty())
+        error = errnoText("cannot write", errno);
+    return error;
+}
+
+} // namespace
+
+std::string writeAllOrNothing(const std::string& outPath,
+                              const std::function<std::string(const std::string& path)>& produce)
+{
+    struct stat st {};
+    const bool existsSpecial = ::stat(outPath.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    if (existsSpecial && S_ISDIR(st.st_mode))
+        return "is a directory";
+    const QString dir = existsSpecial ? QDir::tempPath() : QFileInfo(QString::fromStdString(outPath)).absolutePath();
+    std::string error;
+    const std::string temp = reserveTemp(dir, error);
+    if (temp.empty())
+        return error;
+    error = produce(temp);
+    if (error.empty()) {
+        struct stat written {};
+        if (::stat(temp.c_str(), &written) != 0 || written.st_size == 0)
+            error = "nothing was written";
+    }
+    if (error.empty() && !existsSpecial) {
+        // The temporary was made private (0600); the result gets the old file's
+        // mode, or the usual one for a new file.
+        mode_t mode = 0;
+        if (::stat(outPath.c_str(), &st) == 0) {
+            mode = st.st_mode & 07777;
+        } else {
+            const mode_t mask = ::umask(0);
+            ::umask(mask);
+            mode = 0666 & ~mask;
+        }
+        ::chmod(temp.c_str(), mode);
+    }
+    if (error.empty())
+        error = syncFile(temp);
+    if (error.empty() && existsSpecial)
+        error = copyInto(temp, outPath);
+    else if (error.empty() && std::rename(temp.c_str(), outPath.c_str()) != 0)
+        error = errnoText("cannot replace the file", errno);
+    else if (error.empty())
+        return error; // renamed: nothing left to remove
+    std::remove(temp.c_str());
+    return error;
+}
 
 gp::cli::ReportWriter makeHeadlessReportWriter(int argc, char** argv)
 {
@@ -36,8 +165,9 @@ gp::cli::ReportWriter makeHeadlessReportWriter(int argc, char** argv)
         const gp::Estimate est = gp::estimate(scenario, catalog);
         ReportBuilder builder(scenario, est, catalog);
         builder.setCurrency(Settings().currencySymbol());
-        const QString error = builder.write(QString::fromStdString(outPath));
-        return error.toStdString();
+        return writeAllOrNothing(outPath, [&](const std::string& path) {
+            return builder.write(QString::fromStdString(path)).toStdString();
+        });
     };
 }
 

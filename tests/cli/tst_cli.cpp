@@ -361,7 +361,8 @@ void TestCli::badInput_data()
         const QByteArray full = patched("{}");
         QTest::addRow("truncated JSON") << full.left(full.size() / 2) << est << QStringList{"not valid JSON"};
     }
-    QTest::addRow("binary garbage") << garbageBytes() << est << QStringList{"not valid JSON"};
+    QTest::addRow("binary garbage") << garbageBytes() << est
+                                    << QStringList{"contains a NUL byte at offset 35; not a text file"};
     QTest::addRow("empty file") << QByteArray() << est << QStringList{"not valid JSON"};
     QTest::addRow("whitespace only") << QByteArray(" \n\t\n") << est << QStringList{"not valid JSON"};
     QTest::addRow("top-level array") << QByteArray(R"([{"format": "gpuplanner-scenario", "version": 1}])") << est
