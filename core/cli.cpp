@@ -4,6 +4,7 @@
 #include "errors.h"
 #include "estimate.h"
 #include "planner.h"
+#include "presets.h"
 #include "rentbuy.h"
 #include "rules.h"
 #include "scenario.h"

@@ -1,6 +1,9 @@
 #include "scenario.h"
 
+#include "hfconfig.h"
 #include "jsonread.h"
+#include "presets.h"
+#include "sizeonly.h"
 
 #include <nlohmann/json.hpp>
 

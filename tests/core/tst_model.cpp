@@ -1,7 +1,10 @@
 #include <QtTest>
 
 #include "core/errors.h"
+#include "core/hfconfig.h"
 #include "core/model.h"
+#include "core/presets.h"
+#include "core/sizeonly.h"
 
 #include <nlohmann/json.hpp>
 
