@@ -5,6 +5,7 @@
 #include "estimate.h"
 #include "fileread.h"
 #include "planner.h"
+#include "presets.h"
 #include "rentbuy.h"
 #include "rules.h"
 #include "scenario.h"

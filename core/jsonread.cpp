@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <set>
+#include <limits>
 
 namespace gp::detail {
 
@@ -249,6 +250,100 @@ const nlohmann::json* JsonReader::object(const nlohmann::json& obj, const std::s
         return nullptr;
     }
     return &*it;
+}
+
+std::optional<std::int64_t> integerValue(const nlohmann::json& v)
+{
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            return std::numeric_limits<std::int64_t>::max();
+        return static_cast<std::int64_t>(u);
+    }
+    if (v.is_number_integer())
+        return v.get<std::int64_t>();
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (std::isfinite(d) && std::floor(d) == d && std::abs(d) < 9e18)
+            return static_cast<std::int64_t>(d);
+    }
+    return std::nullopt;
+}
+
+ObjectReader::ObjectReader(const nlohmann::json& obj, std::string path)
+    : m_obj(obj)
+    , m_path(std::move(path))
+{
+}
+
+void ObjectReader::absorb(ObjectReader& nested)
+{
+    for (auto& d : nested.m_problems)
+        m_problems.push_back(std::move(d));
+    nested.m_problems.clear();
+}
+
+std::int64_t ObjectReader::integer(const std::string& key, std::int64_t min, std::int64_t max)
+{
+    if (!m_obj.contains(key)) {
+        fail(key, "missing");
+        return min;
+    }
+    return check(key, min, max);
+}
+
+std::int64_t ObjectReader::integerOr(const std::string& key, std::int64_t fallback, std::int64_t min,
+                                     std::int64_t max)
+{
+    return has(key) ? check(key, min, max) : fallback;
+}
+
+bool ObjectReader::booleanOr(const std::string& key, bool fallback)
+{
+    if (!has(key))
+        return fallback;
+    const nlohmann::json& v = m_obj.at(key);
+    if (!v.is_boolean()) {
+        fail(key, "must be true or false, got " + describe(v));
+        return fallback;
+    }
+    return v.get<bool>();
+}
+
+std::size_t ObjectReader::choiceOr(const std::string& key, const std::vector<std::string>& allowed,
+                                   std::size_t fallback)
+{
+    if (!has(key))
+        return fallback;
+    const nlohmann::json& v = m_obj.at(key);
+    if (v.is_string()) {
+        const auto s = v.get<std::string>();
+        for (std::size_t i = 0; i < allowed.size(); ++i) {
+            if (allowed[i] == s)
+                return i;
+        }
+    }
+    std::string list;
+    for (const auto& a : allowed)
+        list += (list.empty() ? "" : ", ") + ("\"" + a + "\"");
+    fail(key, "must be one of " + list + ", got " + describe(v));
+    return fallback;
+}
+
+std::int64_t ObjectReader::check(const std::string& key, std::int64_t min, std::int64_t max)
+{
+    const nlohmann::json& v = m_obj.at(key);
+    const auto i = integerValue(v);
+    const char* what = min > 0 ? "must be a positive integer" : "must be a non-negative integer";
+    if (!i || *i < min) {
+        fail(key, std::string(what) + ", got " + describe(v));
+        return min;
+    }
+    if (*i > max) {
+        fail(key, "must be at most " + std::to_string(max) + ", got " + describe(v));
+        return min;
+    }
+    return *i;
 }
 
 } // namespace gp::detail

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -58,6 +59,47 @@ public:
     /// An object member; records an error if present but not an object.
     const nlohmann::json* object(const nlohmann::json& obj, const std::string& parent, std::string_view key,
                                  bool required);
+};
+
+/// The integer value of a JSON number, or nullopt if it is not an integer.
+/// Integral floats (4096.0) are accepted because some tools write them.
+std::optional<std::int64_t> integerValue(const nlohmann::json& v);
+
+/// Reads the keys of one object (a model description) whose absent keys take
+/// defaults: null counts as absent. Problems are collected with their key
+/// paths so one error lists every bad key, not just the first.
+class ObjectReader {
+public:
+    ObjectReader(const nlohmann::json& obj, std::string path);
+
+    const std::string& path() const { return m_path; }
+    std::string keyPath(std::string_view key) const { return joinPath(m_path, key); }
+
+    /// Present and not null.
+    bool has(const std::string& key) const { return m_obj.contains(key) && !m_obj.at(key).is_null(); }
+    const nlohmann::json& at(const std::string& key) const { return m_obj.at(key); }
+
+    void fail(const std::string& key, std::string message) { m_problems.push_back({keyPath(key), std::move(message)}); }
+    /// Takes over the problems of a reader for a nested object.
+    void absorb(ObjectReader& nested);
+
+    /// A required integer in [min, max]; on a problem records it and returns `min`
+    /// so the caller can keep reading (the collected problems are thrown later).
+    std::int64_t integer(const std::string& key, std::int64_t min, std::int64_t max);
+    std::int64_t integerOr(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);
+    bool booleanOr(const std::string& key, bool fallback);
+    /// An optional string that must be one of `allowed`; returns its index.
+    std::size_t choiceOr(const std::string& key, const std::vector<std::string>& allowed, std::size_t fallback);
+
+    std::vector<Diagnostic> takeProblems() { return std::move(m_problems); }
+    bool ok() const { return m_problems.empty(); }
+
+private:
+    std::int64_t check(const std::string& key, std::int64_t min, std::int64_t max);
+
+    const nlohmann::json& m_obj;
+    std::string m_path;
+    std::vector<Diagnostic> m_problems;
 };
 
 } // namespace gp::detail

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace gp {
@@ -82,18 +81,7 @@ struct ModelArch {
     void validate(const std::string& path) const;
 };
 
-/// Built-in presets (the ids the scenario spec requires, and more).
-const std::vector<ModelArch>& modelPresets();
-const ModelArch* findPreset(std::string_view id);
-
-/// Reads a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2, GPT-2,
-/// BERT, DeepSeek-V3 layouts). Throws InputError with paths under `path`.
-ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& path);
-
 /// Reads the explicit-architecture form of the scenario spec.
 ModelArch modelFromExplicit(const nlohmann::json& spec, const std::string& path);
-
-/// Picks a typical modern shape for a size alone (see shapeNote for the rule).
-ModelArch modelFromParams(double params, ModelFamily family, const MoeSpec& moe);
 
 } // namespace gp

@@ -2,6 +2,7 @@
 // plain-text table.
 #include "estimate.h"
 
+#include "textformat.h"
 #include "units.h"
 
 #include <nlohmann/json.hpp>
@@ -15,17 +16,6 @@ namespace gp {
 using nlohmann::ordered_json;
 
 namespace {
-
-double round4(double v)
-{
-    if (!std::isfinite(v))
-        return 0;
-    if (v == 0)
-        return 0;
-    // 4 significant digits keeps the document short without losing meaning.
-    const double mag = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(v))));
-    return std::round(v * mag) / mag;
-}
 
 double gib(double bytes) { return round4(units::bytesToGiB(bytes)); }
 

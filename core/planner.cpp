@@ -3,6 +3,7 @@
 
 #include "catalog.h"
 #include "scenario.h"
+#include "textformat.h"
 #include "units.h"
 
 #include <nlohmann/json.hpp>
@@ -567,14 +568,6 @@ PlanResult Solver::run()
     if (m_base.model.approximate)
         out.notes.push_back("The model shape was guessed from its size: " + m_base.model.shapeNote);
     return out;
-}
-
-double round4(double v)
-{
-    if (!std::isfinite(v) || v == 0)
-        return 0;
-    const double mag = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(v))));
-    return std::round(v * mag) / mag;
 }
 
 } // namespace

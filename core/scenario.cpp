@@ -1,7 +1,10 @@
 #include "scenario.h"
 #include "scenarioname.h"
 
+#include "hfconfig.h"
 #include "jsonread.h"
+#include "presets.h"
+#include "sizeonly.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,6 +8,7 @@
 
 #include "core/catalog.h"
 #include "core/model.h"
+#include "core/presets.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/estimate.h"
 #include "core/model.h"
+#include "core/presets.h"
 #include "core/scenario.h"
 
 #include <cmath>

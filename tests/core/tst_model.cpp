@@ -1,8 +1,11 @@
 #include <QtTest>
 
 #include "core/errors.h"
+#include "core/hfconfig.h"
 #include "core/model.h"
 #include "tests/common/hfconfigs.h"
+#include "core/presets.h"
+#include "core/sizeonly.h"
 
 #include <nlohmann/json.hpp>
 

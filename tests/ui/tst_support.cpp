@@ -7,6 +7,7 @@
 
 #include "core/catalog.h"
 #include "core/cli.h"
+#include "core/presets.h"
 
 #include <QFile>
 #include <QTemporaryDir>
