@@ -2,6 +2,7 @@
 
 #include "estimatecontroller.h"
 #include "format.h"
+#include "reportbuilder.h"
 
 #include "charts/plannercharts.h"
 
@@ -54,7 +55,7 @@ RentBuyPage::RentBuyPage(ScenarioModel* model, EstimateController* estimates, QW
     auto* choice = new QFormLayout;
     m_gpu = new QComboBox;
     m_gpu->setAccessibleName(tr("GPU to compare"));
-    m_gpu->setToolTip(tr("The recommended GPU follows the estimate; or pick any catalog GPU"));
+    m_gpu->setToolTip(tr("The recommended setup follows the report's recommendation; or pick any catalog GPU"));
     m_gpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_gpu->setMinimumContentsLength(16);
     connect(m_gpu, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -193,6 +194,7 @@ void RentBuyPage::showField(Field f)
 
 void RentBuyPage::fillGpuCombo()
 {
+    m_plannedFor.clear(); // a new catalog: plan again
     m_updating = true;
     const QString current = m_gpu->currentData().toString();
     m_gpu->clear();
@@ -233,6 +235,26 @@ const std::optional<gp::RentVsBuy>& RentBuyPage::result() const
     return m_result;
 }
 
+ReportRecommendation RentBuyPage::recommendation(const gp::Scenario& s, const gp::Catalog& catalog)
+{
+    const gp::Estimate& e = m_estimates->estimate();
+    if (recommendedIndex(e) >= 0)
+        return reportRecommendation(s, e, nullptr, m_currency);
+    // No GPU meets the targets as configured: the planner's #1, as in the report.
+    // Planned once per scenario; the plan does not depend on the GPU picked here.
+    const std::string key = gp::scenarioToJson(s);
+    if (key != m_plannedFor) {
+        m_plan.reset();
+        try {
+            m_plan = std::make_unique<gp::PlanResult>(gp::plan(s, catalog, gp::PlanRequest{ReportBuilder::kMaxPlanOptions}));
+        } catch (const std::exception&) {
+            // An invalid scenario has no plan: the estimate's own choice stands.
+        }
+        m_plannedFor = key;
+    }
+    return reportRecommendation(s, e, m_plan.get(), m_currency);
+}
+
 void RentBuyPage::rebuild()
 {
     m_dirty = false;
@@ -242,24 +264,35 @@ void RentBuyPage::rebuild()
     const gp::Catalog& catalog = m_estimates->catalog();
 
     std::optional<GpuChoice> pick;
-    const auto recommended = rentBuyChoice(m_estimates->estimate(), s, catalog);
     if (m_gpu->currentIndex() <= 0) {
-        pick = recommended;
+        // The report's recommendation (the planner's best when no GPU meets the
+        // targets as configured); only when there is none, the best-ranked GPU
+        // with a price.
+        const ReportRecommendation rec = recommendation(s, catalog);
+        pick = rec.source != ReportRecommendation::Source::None ? std::optional<GpuChoice>(GpuChoice{rec.gpu, rec.gpus})
+                                                                 : rentBuyChoice(m_estimates->estimate(), s, catalog);
         m_updating = true;
-        if (recommended) {
-            const gp::Gpu* g = catalog.find(recommended->gpu);
-            m_gpu->setItemText(0, tr("Recommended: %1").arg(QString::fromStdString(g ? g->name : recommended->gpu)));
-            m_count->setValue(recommended->count);
+        if (pick) {
+            const gp::Gpu* g = catalog.find(pick->gpu);
+            m_gpu->setItemText(0, tr("Recommended: %1").arg(QString::fromStdString(g ? g->name : pick->gpu)));
+            m_count->setValue(pick->count);
         } else {
             m_gpu->setItemText(0, tr("Recommended GPU (none)"));
         }
         m_updating = false;
+        if (const gp::Gpu* g = pick ? catalog.find(pick->gpu) : nullptr;
+            g && g->pricePerHour.typical <= 0 && g->purchaseUsd <= 0) {
+            m_error = tr("The recommended setup, %1, has no rental or purchase price in the catalog; pick a GPU above.")
+                          .arg(rec.setup);
+            pick.reset();
+        }
     } else {
         pick = GpuChoice{m_gpu->currentData().toString().toStdString(), m_count->value()};
     }
 
     if (!pick) {
-        m_error = tr("No GPU with a rental or purchase price to compare; pick one above.");
+        if (m_error.isEmpty())
+            m_error = tr("No GPU with a rental or purchase price to compare; pick one above.");
     } else if (const gp::Gpu* g = catalog.find(pick->gpu); !g) {
         m_error = tr("%1 is not in the catalog.").arg(QString::fromStdString(pick->gpu));
     } else {

@@ -1,4 +1,5 @@
 #pragma once
+#include "reportrecommendation.h"
 #include "scenariomodel.h"
 
 #include "core/rentbuy.h"
@@ -6,12 +7,19 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
+
+namespace gp {
+class Catalog;
+struct PlanResult;
+} // namespace gp
 
 namespace gp::ui {
 
@@ -32,7 +40,7 @@ public:
     RentBuyPage(ScenarioModel* model, EstimateController* estimates, QWidget* parent = nullptr);
     ~RentBuyPage() override;
 
-    /// Item 0 follows the recommendation; the others name catalog GPUs (data: id).
+    /// Item 0 follows the report's recommendation (reportRecommendation()); the others name catalog GPUs (data: id).
     QComboBox* gpuCombo() const { return m_gpu; }
     QSpinBox* countSpin() const { return m_count; }
     charts::ChartView* chartView() const { return m_chart; }
@@ -55,6 +63,8 @@ private:
     void fillGpuCombo();
     void markDirty();
     void rebuild();
+    /// What "Recommended" stands for: the report's recommendation (ReportBuilder).
+    ReportRecommendation recommendation(const gp::Scenario& s, const gp::Catalog& catalog);
     void showField(ScenarioModel::Field f);
     QDoubleSpinBox* spin(ScenarioModel::Field f, double min, double max, int decimals, double step, const QString& tip);
 
@@ -70,6 +80,8 @@ private:
     QLabel* m_notes = nullptr;
     std::map<ScenarioModel::Field, QDoubleSpinBox*> m_editors;
     std::optional<gp::RentVsBuy> m_result;
+    std::unique_ptr<gp::PlanResult> m_plan; // for the recommendation when no GPU meets the targets
+    std::string m_plannedFor;               // the scenario (JSON) m_plan belongs to
     QString m_error;
     QString m_currency = QStringLiteral("$");
     bool m_dirty = true;

@@ -10,26 +10,21 @@
 
 #include "charts/chartfactory.h"
 #include "charts/plannercharts.h"
+#include "charts/rentbuymarker.h"
 
 #include "core/errors.h"
 #include "core/scenarioname.h"
 #include "core/units.h"
 
-#include <QAbstractTextDocumentLayout>
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QTextBlock>
-#include <QTextCursor>
-#include <QTextDocument>
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
-#include <memory>
 
 namespace gp::ui {
 
@@ -62,20 +57,6 @@ const QString kStyle = QStringLiteral(
     ".warn { color: #9a6200; }"
     ".rec { background-color: #e3f1e6; }"
     "</style>");
-
-std::unique_ptr<QTextDocument> makeDocument(const QString& html, QPagedPaintDevice* device, const QSizeF& page)
-{
-    auto doc = std::make_unique<QTextDocument>();
-    doc->documentLayout()->setPaintDevice(device);
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setStyleHint(QFont::SansSerif);
-    f.setPointSizeF(8.5);
-    doc->setDefaultFont(f);
-    doc->setDocumentMargin(0);
-    doc->setPageSize(page);
-    doc->setHtml(html);
-    return doc;
-}
 
 } // namespace
 
@@ -542,25 +523,6 @@ QString ReportBuilder::htmlRules() const
     return h;
 }
 
-namespace {
-
-// One piece of the report: a text block (HTML) or a chart of a fixed share of
-// the page height.
-struct FlowItem {
-    QString html;
-    std::function<void(QPainter*, const QRectF&)> chart;
-    double chartShare = 0;     // of the body height
-    bool keepWithNext = false; // a heading or intro that belongs to the chart after it
-};
-
-// Bottom of the last block, in document coordinates.
-double documentBottom(const QTextDocument& doc)
-{
-    return doc.documentLayout()->blockBoundingRect(doc.lastBlock()).bottom();
-}
-
-} // namespace
-
 void ReportBuilder::paint(QPdfWriter& writer)
 {
     prepare();
@@ -571,123 +533,63 @@ void ReportBuilder::paint(QPdfWriter& writer)
     const QSizeF body(writer.width(), writer.height() - footerH);
     const double H = body.height();
     const double gap = dpi * 0.12;
+    m_layout = ReportLayout{};
+    m_layout.body = body;
 
     charts::ChartOptions options;
     options.print = true;
     options.currency = m_currency;
 
-    std::vector<FlowItem> items;
-    const auto text = [&items](const QString& html, bool keepWithNext = false) {
+    // Text flows down the pages, breaking between lines and table rows; charts
+    // start a new page only when they do not fit. A short intro stays with the
+    // chart it introduces.
+    ReportFlow flow(&writer, body, gap);
+    const auto intro = [&](const QString& html, bool chartNext, double share) {
         if (!html.isEmpty())
-            items.push_back({html, {}, 0, keepWithNext});
+            flow.addText(html, chartNext ? share * H + gap : 0);
     };
-    const auto chart = [&items](std::function<void(QPainter*, const QRectF&)> paintFn, double share) {
-        items.push_back({QString(), std::move(paintFn), share, false});
-    };
-    text(htmlBeforeCharts());
+    intro(htmlBeforeCharts(), false, 0);
     for (int k = 0; k < charts::kChartKindCount; ++k)
-        chart([this, k, options](QPainter* p, const QRectF& r) {
+        flow.addChart([this, k, options](QPainter* p, const QRectF& r, int) {
             charts::paintChart(static_cast<charts::ChartKind>(k), m_estimate, options, p, r);
-        }, 0.48);
+        }, 0.48 * H);
     if (m_sections & PlanSection) {
         const bool chartIt = m_plan && !m_plan->options.empty();
-        text(htmlPlan(), chartIt);
+        intro(htmlPlan(), chartIt, 0.42);
         if (chartIt)
-            chart([this, options](QPainter* p, const QRectF& r) { charts::paintPlanChart(*m_plan, options, p, r); }, 0.42);
-        text(htmlPlanAfterChart());
+            flow.addChart([this, options](QPainter* p, const QRectF& r, int) { charts::paintPlanChart(*m_plan, options, p, r); },
+                          0.42 * H);
+        intro(htmlPlanAfterChart(), false, 0);
     }
     if (m_sections & RentBuySection) {
-        text(htmlRentBuy(), m_rentBuy.has_value());
+        intro(htmlRentBuy(), m_rentBuy.has_value(), 0.40);
         if (m_rentBuy)
-            chart([this, options](QPainter* p, const QRectF& r) {
-                // The chart's break-even point label sits on the curves and the
-                // rule; the table above and the verdict below give the month.
-                gp::RentVsBuy unmarked = *m_rentBuy;
-                unmarked.breakEvenMonth.reset();
-                charts::paintRentBuyChart(unmarked, options, p, r);
-            }, 0.40);
-        text(htmlRentBuyAfterChart());
+            flow.addChart([this, options](QPainter* p, const QRectF& r, int page) {
+                // The break-even rule and its label, placed clear of the curves.
+                m_layout.breakEven = charts::paintRentBuyChartMarked(*m_rentBuy, options, p, r);
+                m_layout.breakEvenPage = page;
+            }, 0.40 * H);
+        intro(htmlRentBuyAfterChart(), false, 0);
     }
-    // One item per section, so a heading moves to the next page with its table
-    // instead of staying behind at the bottom of this one.
+    // One block per section, so a section that fits whole on the next page
+    // moves there instead of starting at the bottom of this one.
     const QString after = htmlAfterCharts();
     const QString h2 = QStringLiteral("<h2>");
     for (qsizetype from = after.indexOf(h2); from >= 0;) {
         const qsizetype to = after.indexOf(h2, from + h2.size());
-        text(kStyle + after.mid(from, to < 0 ? -1 : to - from));
+        intro(kStyle + after.mid(from, to < 0 ? -1 : to - from), false, 0);
         from = to;
     }
-    text(htmlRules());
-    text(kStyle + QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated "
-                              "against measured runs; treat them as planning figures, not quotes. Prices change "
-                              "weekly.</p>"));
+    intro(htmlRules(), false, 0);
+    intro(kStyle + QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated "
+                               "against measured runs; treat them as planning figures, not quotes. Prices change "
+                               "weekly.</p>"),
+          false, 0);
+    m_pages = flow.pageCount();
+    m_layout.pages = m_pages;
+    m_layout.rows = flow.rows();
 
-    // Pass 1: place every item, flowing down the pages; text splits across pages
-    // (tables repeat their header rows), charts and short blocks move whole.
-    struct Op {
-        int page;
-        std::function<void()> draw;
-    };
-    std::vector<Op> ops;
-    std::vector<std::unique_ptr<QTextDocument>> docs;
-    int page = 0;
-    double y = 0;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const FlowItem& it = items[i];
-        if (it.chart) {
-            const double h = it.chartShare * H;
-            if (y > 0 && y + h > H) {
-                ++page;
-                y = 0;
-            }
-            const QRectF target(0, y, body.width(), h);
-            ops.push_back({page, [&painter, fn = it.chart, target] { fn(&painter, target); }});
-            y += h + gap;
-            continue;
-        }
-        auto doc = makeDocument(it.html, &writer, body);
-        const double natural = doc->pageCount() > 1 ? doc->pageCount() * H : documentBottom(*doc);
-        // A short intro stays with the chart it introduces.
-        const double withNext = it.keepWithNext && natural < H * 0.25 && i + 1 < items.size() && items[i + 1].chart
-                                    ? items[i + 1].chartShare * H + gap
-                                    : 0;
-        if (y > 0 && y + natural + withNext > H) {
-            // Short blocks move to a new page whole; long ones start here and
-            // continue on the next page, unless only a sliver of this one is left.
-            if (natural + withNext <= H * 0.55 || H - y < H * 0.15) {
-                ++page;
-                y = 0;
-            }
-        }
-        if (y > 0) {
-            // Start mid-page: an empty first line y high pushes the text down, and
-            // QTextDocument paginates the rest at the report's page boundaries. (A
-            // top margin on the first block is ignored.) Fixed line heights are in
-            // 96-dpi pixels, scaled to the device.
-            QTextCursor(doc.get()).insertBlock();
-            QTextBlockFormat f;
-            f.setTopMargin(0);
-            f.setBottomMargin(0);
-            f.setLineHeight(y * 96.0 / writer.logicalDpiY(), QTextBlockFormat::FixedHeight);
-            QTextCursor(doc.get()).setBlockFormat(f);
-        }
-        const int pages = doc->pageCount();
-        QTextDocument* d = doc.get();
-        for (int p = 0; p < pages; ++p) {
-            ops.push_back({page + p, [&painter, d, p, H, body] {
-                               painter.save();
-                               painter.translate(0, -p * H);
-                               d->drawContents(&painter, QRectF(0, p * H, body.width(), H));
-                               painter.restore();
-                           }});
-        }
-        page += pages - 1;
-        y = documentBottom(*doc) - (pages - 1) * H + gap * 0.5;
-        docs.push_back(std::move(doc));
-    }
-    m_pages = page + 1;
-
-    // Pass 2: paint page by page, with the footer.
+    // Page by page, with the footer.
     QFont footerFont(QStringLiteral("DejaVu Sans"));
     footerFont.setPointSizeF(7);
     // The name is already short (title()); elided once more to the left two thirds
@@ -695,12 +597,10 @@ void ReportBuilder::paint(QPdfWriter& writer)
     const QString footer = QFontMetricsF(footerFont, &writer)
                                .elidedText(QObject::tr("GPU Planner — %1").arg(m_title), Qt::ElideRight,
                                            writer.width() * 0.66);
-    std::size_t next = 0;
     for (int p = 0; p < m_pages; ++p) {
         if (p > 0)
             writer.newPage();
-        while (next < ops.size() && ops[next].page == p)
-            ops[next++].draw();
+        flow.paintPage(&painter, p);
         painter.save();
         painter.setFont(footerFont);
         painter.setPen(QColor(0x55, 0x55, 0x55));

@@ -1,4 +1,5 @@
 #pragma once
+#include "reportflow.h"
 #include "reportrecommendation.h"
 
 #include "core/catalog.h"
@@ -15,9 +16,7 @@
 #include <optional>
 #include <vector>
 
-class QPagedPaintDevice;
 class QPdfWriter;
-class QTextDocument;
 
 namespace gp::ui {
 
@@ -75,6 +74,8 @@ public:
     /// The scenario's name as painted in the title and footers: the automatic
     /// name when empty, control characters blanked, elided past 120 characters.
     const QString& title() const { return m_title; }
+    /// Where the last write() put the table rows and the break-even marker.
+    const ReportLayout& layout() const { return m_layout; }
 
 private:
     void paint(QPdfWriter& writer);
@@ -95,6 +96,7 @@ private:
     QString m_rentBuyError;
     bool m_rentBuyUnrecommended = false; // rent vs buy looks at a GPU that is not the recommendation
     std::vector<gp::RuleCheck> m_rules;
+    ReportLayout m_layout;
 };
 
 /// A short description of a scenario: "Llama 3.1 8B, training (LoRA, BF16), 1 GPU per job, on-demand".

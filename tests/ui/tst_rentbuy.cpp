@@ -3,6 +3,7 @@
 #include "ui/charts/plannercharts.h"
 #include "ui/estimatecontroller.h"
 #include "ui/rentbuypage.h"
+#include "ui/reportbuilder.h"
 #include "ui/scenariofile.h"
 #include "ui/scenariomodel.h"
 
@@ -27,6 +28,14 @@ namespace {
 gp::Scenario serve70b()
 {
     const LoadedScenario l = loadScenarioFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-70b-serve-2xh100-tp.gpuplan.json"));
+    if (!l.scenario)
+        qFatal("cannot load the example: %s", qPrintable(l.error));
+    return *l.scenario;
+}
+
+gp::Scenario serve70bTargets()
+{
+    const LoadedScenario l = loadScenarioFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-70b-serve-targets.gpuplan.json"));
     if (!l.scenario)
         qFatal("cannot load the example: %s", qPrintable(l.error));
     return *l.scenario;
@@ -125,6 +134,44 @@ private slots:
         page.gpuCombo()->setCurrentIndex(0);
         QCOMPARE(page.result()->gpu, std::string("nvidia-h100-sxm"));
         QVERIFY(!page.countSpin()->isEnabled());
+    }
+
+    void defaultIsTheReportsRecommendation()
+    {
+        // No single GPU meets this example's targets: the report recommends the
+        // planner's best setup, 2x Instinct MI355X (TP2, int4), and the tab opens on it.
+        ScenarioModel m;
+        m.resetScenario(serve70bTargets());
+        EstimateController estimates(&m);
+        estimates.recomputeNow();
+        QCOMPARE(recommendedIndex(estimates.estimate()), -1);
+        ReportBuilder builder(m.scenario(), estimates.estimate(), estimates.catalog());
+        builder.prepare();
+        const ReportRecommendation rec = builder.recommendation();
+        QCOMPARE(rec.source, ReportRecommendation::Source::Plan);
+        QCOMPARE(rec.gpu, std::string("amd-mi355x"));
+        QCOMPARE(rec.gpus, 2);
+
+        RentBuyPage page(&m, &estimates);
+        const auto& shown = page.result();
+        QVERIFY2(shown.has_value(), qPrintable(page.error()));
+        QCOMPARE(page.gpuCombo()->currentIndex(), 0);
+        QCOMPARE(page.gpuCombo()->currentText(), QStringLiteral("Recommended: Instinct MI355X"));
+        QCOMPARE(page.countSpin()->value(), 2);
+        QCOMPARE(shown->gpu, rec.gpu);
+        QCOMPARE(shown->count, rec.gpus);
+        // The same numbers as the report's rent vs buy section.
+        QVERIFY(builder.rentVsBuy().has_value());
+        QCOMPARE(gp::rentVsBuyToJson({*shown}), gp::rentVsBuyToJson({*builder.rentVsBuy()}));
+
+        // Another GPU can still be picked, and "Recommended" comes back to it.
+        page.gpuCombo()->setCurrentIndex(page.gpuCombo()->findData(QStringLiteral("nvidia-h200-sxm")));
+        page.countSpin()->setValue(4);
+        QCOMPARE(page.result()->gpu, std::string("nvidia-h200-sxm"));
+        QCOMPARE(page.result()->count, 4);
+        page.gpuCombo()->setCurrentIndex(0);
+        QCOMPARE(page.result()->gpu, std::string("amd-mi355x"));
+        QCOMPARE(page.result()->count, 2);
     }
 
     void pricingInputsAreUndoableScenarioEdits()

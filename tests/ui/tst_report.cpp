@@ -11,13 +11,17 @@
 #include "core/scenario.h"
 
 #include <QFile>
+#include <QPainterPath>
+#include <QPainterPathStroker>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -209,6 +213,118 @@ private slots:
         QVERIFY(page1.simplified().contains(rec.headline.simplified()));
         QVERIFY(!text.contains(QStringLiteral("fine-tune with LoRA")));
         QVERIFY(text.simplified().contains(QStringLiteral("For the recommended setup, the planner's best, ") + rec.setup));
+    }
+
+    void tableRowsNeverSplitAcrossPages()
+    {
+        // 70B serving with every target: long sources and rules tables run over
+        // several pages. Every row lies whole on one page, inside the body.
+        const gp::Scenario s = exampleScenario("llama31-70b-serve-targets.gpuplan.json");
+        const auto& cat = gp::Catalog::builtin();
+        gp::ui::ReportBuilder b(s, gp::estimate(s, cat), cat);
+        const QString path = m_dir.filePath(QStringLiteral("rows.pdf"));
+        QCOMPARE(b.write(path), QString());
+        const gp::ui::ReportLayout& l = b.layout();
+        QCOMPARE(l.pages, b.pageCount());
+        // A4 at 300 dpi less 15 + 15 mm side margins: 180 mm = 2126 px, give or take
+        // Qt's rounding to points; 297 - 15 - 12 mm = 3189 px less the 90 px footer.
+        QVERIFY2(std::abs(l.body.width() - 2126) <= 8, qPrintable(QString::number(l.body.width())));
+        QVERIFY2(std::abs(l.body.height() - 3099) <= 8, qPrintable(QString::number(l.body.height())));
+        QVERIFY(l.rows.size() > 60);
+        std::map<int, std::pair<int, int>> tablePages; // table -> first, last page
+        std::map<std::pair<int, int>, double> lastBottom; // (table, page) -> bottom of the row before
+        for (const auto& r : l.rows) {
+            const QString where = QStringLiteral("table %1 row %2 page %3: %4..%5").arg(r.table).arg(r.row).arg(r.page).arg(r.top).arg(r.bottom);
+            QVERIFY2(r.page >= 0 && r.page < l.pages, qPrintable(where));
+            QVERIFY2(r.top >= 0 && r.top < r.bottom && r.bottom <= l.body.height(), qPrintable(where));
+            auto [it, fresh] = tablePages.try_emplace(r.table, r.page, r.page);
+            QVERIFY2(r.page >= it->second.second, qPrintable(where)); // in order
+            it->second.second = r.page;
+            // Rows follow each other down the page without overlapping.
+            const auto key = std::make_pair(r.table, r.page);
+            if (lastBottom.count(key))
+                QVERIFY2(r.top >= lastBottom[key] - 1, qPrintable(where));
+            lastBottom[key] = r.bottom;
+        }
+        int continued = 0;
+        for (const auto& [table, span] : tablePages) {
+            for (int p = span.first + 1; p <= span.second; ++p) {
+                // The header again, first on each page the table continues on.
+                const auto first = std::find_if(l.rows.begin(), l.rows.end(),
+                                                [&](const auto& r) { return r.table == table && r.page == p; });
+                QVERIFY(first != l.rows.end());
+                QVERIFY(first->repeatedHeader);
+                QCOMPARE(first->row, 0);
+                ++continued;
+            }
+        }
+        QVERIFY2(continued >= 3, qPrintable(QString::number(continued))); // sources once, rules twice
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext not on PATH; text checks skipped");
+        // The rows on either side of every page break: each one's first and last
+        // lines are on its page and not on the other.
+        int checked = 0;
+        for (std::size_t i = 1; i < l.rows.size(); ++i) {
+            const auto& before = l.rows[i - 1];
+            const auto& after = l.rows[i];
+            if (!after.repeatedHeader || after.table != before.table || before.lastLine.size() < 12)
+                continue;
+            const auto next = l.rows[i + 1];
+            const QString pageBefore = pdfText(path, before.page + 1).simplified();
+            const QString pageAfter = pdfText(path, next.page + 1).simplified();
+            QVERIFY2(pageBefore.contains(before.firstLine) && pageBefore.contains(before.lastLine),
+                     qPrintable(before.lastLine));
+            QVERIFY2(!pageAfter.contains(before.lastLine), qPrintable(before.lastLine));
+            QVERIFY2(pageAfter.contains(next.firstLine) && pageAfter.contains(next.lastLine), qPrintable(next.lastLine));
+            QVERIFY2(!pageBefore.contains(next.lastLine), qPrintable(next.lastLine));
+            ++checked;
+        }
+        QVERIFY(checked >= 2);
+    }
+
+    void breakEvenLabelIsClearOfTheCurves()
+    {
+        const auto& cat = gp::Catalog::builtin();
+        int marked = 0;
+        for (const char* file : {"llama31-70b-serve-targets.gpuplan.json", "llama31-70b-serve-2xh100-tp.gpuplan.json",
+                                 "llama31-8b-lora-rtx4090.gpuplan.json", "resnet50-train.gpuplan.json",
+                                 "gpt2-124m-pretrain.gpuplan.json"}) {
+            const gp::Scenario s = exampleScenario(file);
+            gp::ui::ReportBuilder b(s, gp::estimate(s, cat), cat);
+            b.setSections(gp::ui::ReportBuilder::RentBuySection);
+            const QString path = m_dir.filePath(QStringLiteral("breakeven.pdf"));
+            QCOMPARE(b.write(path), QString());
+            QVERIFY2(b.rentVsBuy().has_value(), file);
+            const auto& m = b.layout().breakEven;
+            if (!b.rentVsBuy()->breakEvenMonth) {
+                QVERIFY2(!m.shown, file);
+                continue;
+            }
+            ++marked;
+            QVERIFY2(m.shown, file);
+            QCOMPARE(m.month, *b.rentVsBuy()->breakEvenMonth);
+            QVERIFY(b.layout().breakEvenPage >= 0);
+            QVERIFY2(QRectF(QPointF(0, 0), b.layout().body).contains(m.label), file);
+            QVERIFY2(m.label.left() > m.x || m.label.right() < m.x || m.inCaption, file); // not on the rule
+            if (!m.inCaption)
+                QVERIFY2(m.plot.contains(m.label), file);
+            QCOMPARE(m.curves.size(), b.rentVsBuy()->curves.size());
+            // Each curve segment, stroked as wide as the widest pen, misses the label.
+            QPainterPathStroker stroker;
+            stroker.setWidth(m.curvePenWidth);
+            for (const QPolygonF& c : m.curves) {
+                QVERIFY(c.size() > 12);
+                for (qsizetype i = 0; i + 1 < c.size(); ++i) {
+                    QPainterPath seg(c[i]);
+                    seg.lineTo(c[i + 1]);
+                    QVERIFY2(!stroker.createStroke(seg).intersects(m.label),
+                             qPrintable(QStringLiteral("%1: segment %2").arg(QLatin1String(file)).arg(i)));
+                }
+            }
+            if (!QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+                QVERIFY2(pdfText(path).contains(m.text), qPrintable(m.text));
+        }
+        QVERIFY2(marked >= 3, qPrintable(QString::number(marked)));
     }
 
     void aGpuWithNoPriceSaysSoNeverZero()
