@@ -1,15 +1,36 @@
 // gpuplanner: the desktop app. Thin: everything testable lives in ui/ (gpuplanner_ui).
 #include "ui/mainwindow.h"
+#include "ui/plancontroller.h"
+#include "ui/plannerpage.h"
 #include "ui/settings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QIcon>
 #include <QTabWidget>
 #include <QTimer>
 
 namespace {
+
+/// Runs the event loop until the planner's background run has finished and its
+/// result is the current scenario's (not "Planning..."); false after timeoutMs.
+bool waitForPlan(const gp::ui::PlanController& plan, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (plan.isRunning() || plan.isStale()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QEventLoop loop;
+        QObject::connect(&plan, &gp::ui::PlanController::planChanged, &loop, &QEventLoop::quit);
+        QTimer::singleShot(50, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return true;
+}
 
 /// Saves every tab of the window as DIR/<n>-<tab>.png and quits (docs, visual checks).
 void screenshotTabs(gp::ui::MainWindow& window, const QString& dir)
@@ -18,6 +39,12 @@ void screenshotTabs(gp::ui::MainWindow& window, const QString& dir)
     QTabWidget* tabs = window.tabs();
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
+        QApplication::processEvents(); // shown: the planner starts planning now
+        if (tabs->widget(i) == window.plannerPage() && !waitForPlan(*window.planController(), 60000)) {
+            qCritical("The plan did not finish within 60 s; no screenshot of the Planner tab");
+            QApplication::exit(1);
+            return;
+        }
         for (int k = 0; k < 5; ++k)
             QApplication::processEvents(); // lay out and paint the tab
         QString name = tabs->tabText(i).remove(QLatin1Char('&')).toLower();

@@ -96,6 +96,16 @@ QString fileNameStem(const QString& name)
     return stem.isEmpty() ? QStringLiteral("scenario") : stem;
 }
 
+QString withoutDirectories(const QString& text)
+{
+    // A path starts the text or follows a space, quote or bracket, and has at
+    // least one folder before its last part.
+    static const QRegularExpression path(
+        QStringLiteral(R"((?<![^\s"'(\[\x{201C}])(?:[A-Za-z]:)?[\\/](?:[^\s\\/]+[\\/])+([^\s\\/]+))"));
+    QString out = text;
+    return out.replace(path, QStringLiteral("\\1"));
+}
+
 QString formatHours(double hours)
 {
     if (hours < 1)

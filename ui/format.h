@@ -18,6 +18,10 @@ QString printableName(const QString& s, int maxChars = 120);
 /// A safe file-name stem from a name: lower-case ASCII letters and digits joined
 /// by "-", at most 60 characters; "scenario" when nothing is left.
 QString fileNameStem(const QString& name);
+/// A message fit for the status bar: every absolute path in it ("/home/a/x.csv",
+/// "C:\\Users\\a\\x.csv") shortened to its file name ("x.csv"); other slashes
+/// ("tokens/s", "$/h") are left alone.
+QString withoutDirectories(const QString& text);
 /// Duration in hours as people read it: "45 min", "12.5 h", "3.2 days".
 QString formatHours(double hours);
 /// A parameter count: "8.03B", "124M", "1.5T".

@@ -41,7 +41,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QStyle>
 #include <QSortFilterProxyModel>
@@ -166,7 +165,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
 
     m_planController = new PlanController(m_model, m_controller, this);
     m_planner = new PlannerPage(m_model, m_planController);
-    connect(m_planner, &PlannerPage::message, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+    connect(m_planner, &PlannerPage::message, this, [this](const QString& text) { showStatus(text, 10000); });
     connect(m_planner->chartView(), &charts::ChartView::saveRequested, this,
             [this] { saveChartViewDialog(m_planner->chartView()); });
     m_rentBuy = new RentBuyPage(m_model, m_controller);
@@ -207,6 +206,10 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     m_statusFits = new QLabel;
     statusBar()->addWidget(m_statusSummary, 1);
     statusBar()->addPermanentWidget(m_statusFits);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message != m_statusWithTip) // cleared, timed out or replaced: its tooltip goes with it
+            statusBar()->setToolTip(QString());
+    });
 
     buildActions();
     buildMenus();
@@ -233,11 +236,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
         m_startupProblems << n.second;
     if (!m_startupProblems.isEmpty()) {
         // The notice names the files in full; the status bar only their names.
-        QString line = m_startupProblems.join(QLatin1Char(' '));
-        line.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        line.replace(QRegularExpression(QStringLiteral(R"((?:[A-Za-z]:)?[\\/](?:[^\s\\/]+[\\/])+([^\s\\/]+))")),
-                     QStringLiteral("\\1"));
-        statusBar()->showMessage(line, 30000);
+        showStatus(m_startupProblems.join(QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' ')), 30000);
         // Non-modal notices once the window is up (and a test has put in its notifier).
         QTimer::singleShot(0, this, &MainWindow::showStartupProblems);
     }
@@ -252,7 +251,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
         if (error == m_lastAutosaveError)
             return; // said once is enough; it is tried again after the next edit
         m_lastAutosaveError = error;
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 15000);
+        showStatus(tr("Autosave failed: %1").arg(error), 15000);
     });
     connect(m_model, &ScenarioModel::changed, this, &MainWindow::sessionChanged);
     connect(m_model->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::sessionChanged);
@@ -567,7 +566,7 @@ bool MainWindow::offerRecovery()
             m_autosave->releaseOrphan(path);
             const QString where = aside.isEmpty() ? tr("It could not be moved aside (%1).").arg(error)
                                                   : tr("It was kept as %1.").arg(QDir::toNativeSeparators(aside));
-            statusBar()->showMessage(tr("An autosaved session could not be restored; see the notice."), 15000);
+            showStatus(tr("An autosaved session could not be restored; see the notice."), 15000);
             m_notify(tr("Autosave not restored"), tr("An autosaved session (%1) cannot be restored: %2\n%3")
                                                       .arg(QDir::toNativeSeparators(path), loaded.error, where));
             continue;
@@ -583,7 +582,7 @@ bool MainWindow::offerRecovery()
                "<p>Restore them? If not, the autosave is kept as a .bak file in %3.</p>")
                 .arg(what, savedAt, QDir::toNativeSeparators(QFileInfo(path).absolutePath()).toHtmlEscaped());
         if (!m_recoveryPrompt(description)) {
-            statusBar()->showMessage(tr("Autosave not restored; kept as %1").arg(keepAsBak(path)), 10000);
+            showStatus(tr("Autosave not restored; kept as %1").arg(keepAsBak(path)), 10000);
             continue;
         }
         m_model->resetScenario(session.scenario);
@@ -602,13 +601,21 @@ bool MainWindow::offerRecovery()
         QString message = tr("Restored the session autosaved at %1.").arg(savedAt);
         if (!loaded.warnings.isEmpty())
             message += QLatin1Char(' ') + tr("Warnings: %1").arg(loaded.warnings.join(QStringLiteral("; ")));
-        statusBar()->showMessage(message, 15000);
+        showStatus(message, 15000);
     }
     if (!setAside.isEmpty())
-        statusBar()->showMessage(
+        showStatus(
             tr("Restored the newest autosaved session; older ones kept as %1").arg(setAside.join(QStringLiteral(", "))),
             15000);
     return restored;
+}
+
+void MainWindow::showStatus(const QString& text, int timeoutMs, const QString& tip)
+{
+    const QString shown = withoutDirectories(text);
+    m_statusWithTip = shown;
+    statusBar()->setToolTip(!tip.isEmpty() ? tip : shown != text ? text : QString());
+    statusBar()->showMessage(shown, timeoutMs);
 }
 
 bool MainWindow::maybeSave()
@@ -663,9 +670,9 @@ bool MainWindow::openFile(const QString& path)
     updateTitle();
     m_controller->recomputeNow();
     if (!loaded.warnings.isEmpty())
-        statusBar()->showMessage(tr("Opened with warnings: %1").arg(loaded.warnings.join(QStringLiteral("; "))), 15000);
+        showStatus(tr("Opened with warnings: %1").arg(loaded.warnings.join(QStringLiteral("; "))), 15000);
     else
-        statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(m_file).fileName()), 5000);
+        showStatus(tr("Opened %1").arg(QFileInfo(m_file).fileName()), 5000, QDir::toNativeSeparators(m_file));
     return true;
 }
 
@@ -695,7 +702,7 @@ bool MainWindow::saveTo(const QString& path)
     if (!error.isEmpty()) {
         // The atomic writer left the old file as it was; the edits stay in memory,
         // marked modified (the title keeps its "*", Quit asks) and in the autosave.
-        statusBar()->showMessage(tr("Save failed: %1").arg(error), 15000);
+        showStatus(tr("Save failed: %1").arg(error), 15000);
         m_reportError(tr("Cannot save scenario"), tr("%1:\n%2\n\nYour changes are kept; try another location.")
                                                       .arg(QDir::toNativeSeparators(path), error));
         return false;
@@ -707,7 +714,7 @@ bool MainWindow::saveTo(const QString& path)
     m_settings->setRecentFiles(m_recent.files());
     updateRecentMenu();
     updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_file)), 5000);
+    showStatus(tr("Saved %1").arg(QFileInfo(m_file).fileName()), 5000, QDir::toNativeSeparators(m_file));
     return true;
 }
 
@@ -731,7 +738,8 @@ bool MainWindow::exportReport(const QString& path)
         m_reportError(tr("Cannot export report"), tr("%1:\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    statusBar()->showMessage(tr("Report written: %1 (%2 pages)").arg(QDir::toNativeSeparators(path)).arg(builder.pageCount()), 8000);
+    showStatus(tr("Report written: %1 (%2 pages)").arg(QFileInfo(path).fileName()).arg(builder.pageCount()), 8000,
+               QDir::toNativeSeparators(path));
     return true;
 }
 
@@ -743,7 +751,7 @@ bool MainWindow::exportCsv(const QString& path)
         m_reportError(tr("Cannot export CSV"), tr("%1:\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    statusBar()->showMessage(tr("CSV written: %1").arg(QDir::toNativeSeparators(path)), 5000);
+    showStatus(tr("CSV written: %1").arg(QFileInfo(path).fileName()), 5000, QDir::toNativeSeparators(path));
     return true;
 }
 

@@ -117,6 +117,10 @@ private:
     void refreshExplanation();
     void sessionChanged();
     void showStartupProblems();
+    /// Shows text in the status bar with each path shortened to its file name;
+    /// `tip` (by default the full text, when it had paths) is the status bar's
+    /// tooltip while the message is up.
+    void showStatus(const QString& text, int timeoutMs, const QString& tip = {});
     void newScenario();
     void open();
     bool save();
@@ -180,6 +184,7 @@ private:
     RecoveryPrompt m_recoveryPrompt;
     SessionAutosave* m_autosave = nullptr;
     QString m_lastAutosaveError;
+    QString m_statusWithTip; // the status message the status bar's tooltip belongs to
     QStringList m_startupProblems;
     QList<QPair<QString, QString>> m_pendingNotices; // title, message: shown once the event loop runs
     QString m_explainHtml;       // what the panel shows, to skip identical rebuilds

@@ -200,8 +200,9 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(upper);
     split->addWidget(lower);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    // The chart gets the larger share: its legend lists every GPU type in a column.
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 4);
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
 

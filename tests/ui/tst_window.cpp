@@ -187,6 +187,33 @@ private slots:
         QCOMPARE(second.size(), QSize(1250, 700));
         QVERIFY(available.contains(second.geometry()));
     }
+
+    void theStatusBarNamesSavedFilesNotTheirFolders()
+    {
+        MainWindow w(std::make_unique<Settings>(m_dir->filePath(QStringLiteral("settings.ini"))));
+        w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + QStringLiteral(": ") + m)); });
+        QVERIFY(QDir(m_dir->path()).mkpath(QStringLiteral("plans/q3")));
+        const QString folder = QDir::toNativeSeparators(m_dir->filePath(QStringLiteral("plans/q3")));
+        const QString plan = m_dir->filePath(QStringLiteral("plans/q3/llama.gpuplan.json"));
+        QVERIFY(w.saveTo(plan));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Saved llama.gpuplan.json"));
+        QCOMPARE(w.statusBar()->toolTip(), QDir::toNativeSeparators(plan)); // the full path, on demand
+        const QString csv = m_dir->filePath(QStringLiteral("plans/q3/estimate.csv"));
+        QVERIFY(w.exportCsv(csv));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("CSV written: estimate.csv"));
+        QVERIFY(!w.statusBar()->currentMessage().contains(folder));
+        QCOMPARE(w.statusBar()->toolTip(), QDir::toNativeSeparators(csv));
+        const QString pdf = m_dir->filePath(QStringLiteral("plans/q3/report.pdf"));
+        QVERIFY(w.exportReport(pdf));
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Report written: report.pdf (")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(!w.statusBar()->currentMessage().contains(folder));
+        QVERIFY(w.openFile(plan));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Opened llama.gpuplan.json"));
+        // The tooltip belongs to its message: gone when the message goes.
+        w.statusBar()->clearMessage();
+        QCOMPARE(w.statusBar()->toolTip(), QString());
+    }
 };
 
 int main(int argc, char** argv)

@@ -14,7 +14,6 @@
 #include <QCursor>
 #include <QGraphicsScene>
 #include <QGuiApplication>
-#include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -229,24 +228,35 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
 {
     auto* chart = new QChart;
     styleChart(chart, o, chartTitle(kind));
-    auto* series = new QHorizontalBarSeries;
+    // One bar set per GPU, each with its value in its own category and zeros
+    // elsewhere: stacked, every bar spans its whole row in the GPU's colour, and
+    // zero-length bars draw neither a bar nor a label.
+    auto* series = new QHorizontalStackedBarSeries;
     const QString what = kind == ChartKind::Throughput
                              ? QObject::tr("Throughput (%1, whole job)").arg(throughputUnit(e))
                              : comparableCostLabel(e);
-    auto* set = new QBarSet(what);
-    set->setColor(seriesColor(kind == ChartKind::Throughput ? 0 : 2));
-    set->setBorderColor(set->color().darker(115));
+    const QColor labelColor = o.print ? QColor(Qt::black) : QGuiApplication::palette().color(QPalette::Text);
     QStringList categories;
     double maxV = 0;
     std::vector<int> idx(sel.indices.rbegin(), sel.indices.rend());
-    for (const int i : idx) {
-        const auto& r = e.results[static_cast<std::size_t>(i)];
+    const int n = static_cast<int>(idx.size());
+    for (int k = 0; k < n; ++k) {
+        const auto& r = e.results[static_cast<std::size_t>(idx[static_cast<std::size_t>(k)])];
         const auto v = kind == ChartKind::Throughput ? throughputOf(r) : comparableCost(r);
         categories << gpuLabel(r);
-        set->append(v.value_or(0));
+        auto* set = new QBarSet(gpuLabel(r));
+        set->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
+        const QColor col = gpuColor(QString::fromStdString(r.gpuId));
+        set->setColor(col);
+        set->setBorderColor(col.darker(115));
+        set->setLabelColor(labelColor);
+        QList<qreal> values(n, 0.0);
+        values[k] = v.value_or(0);
+        set->append(values);
+        series->append(set);
         maxV = std::max(maxV, v.value_or(0));
     }
-    series->append(set);
+    series->setBarWidth(0.6);
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     // Value labels carry their unit: "7909 tokens/s", "$412", "$0.41/M tokens".
@@ -263,12 +273,8 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
                                                     : QStringLiteral("@value") + unitSuffix);
     // Enough digits to show the integer part ("7909", not "7.91e+03").
     series->setLabelsPrecision(std::max(3, maxV > 0 ? static_cast<int>(std::floor(std::log10(maxV))) + 1 : 3));
-    if (!o.print)
-        set->setLabelColor(QGuiApplication::palette().color(QPalette::Text));
-    else
-        set->setLabelColor(Qt::black);
     chart->addSeries(series);
-    chart->legend()->setVisible(false);
+    chart->legend()->setVisible(false); // the axis names each bar
     auto* axisY = new QBarCategoryAxis;
     axisY->append(categories);
     auto* axisX = new QValueAxis;
@@ -283,7 +289,7 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     series->attachAxis(axisY);
     const QString currency = o.currency;
     const bool money = kind == ChartKind::Cost;
-    QObject::connect(series, &QHorizontalBarSeries::hovered, chart,
+    QObject::connect(series, &QHorizontalStackedBarSeries::hovered, chart,
                      [categories, unitSuffix, currency, money](bool on, int index, QBarSet* s) {
                          if (!on || index < 0 || index >= categories.size())
                              return;
@@ -317,6 +323,7 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
         s->setName(onFront ? QObject::tr("%1 (Pareto)").arg(gpuLabel(r)) : gpuLabel(r));
         s->setMarkerShape(onFront ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
         s->setMarkerSize(onFront ? 14 : 11);
+        s->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
         const QColor col = gpuColor(QString::fromStdString(r.gpuId));
         s->setColor(col);
         s->setBorderColor(onFront ? statusColor(Status::Bad) : col.darker(120));

@@ -108,14 +108,39 @@ std::optional<double> ChartPanel::shownValue(const QString& gpuId, const QString
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
             // Bar categories run bottom-up: the best (rank 0) is the last category.
             const int index = n - 1 - rank;
+            if (seriesName.isEmpty()) {
+                // The whole bar: the throughput and cost charts have one set per
+                // GPU, with zeros in the other GPUs' rows.
+                double sum = 0;
+                for (QBarSet* set : bars->barSets())
+                    if (index < set->count())
+                        sum += set->at(index);
+                return sum;
+            }
             for (QBarSet* set : bars->barSets())
-                if (set->label() == seriesName || seriesName.isEmpty())
+                if (set->label() == seriesName)
                     return index < set->count() ? std::optional<double>(set->at(index)) : std::nullopt;
         } else if (auto* xy = qobject_cast<QXYSeries*>(s); xy && xy->name() == seriesName && m_kind == ChartKind::Vram) {
             const int index = n - 1 - rank;
             for (const QPointF& p : xy->points())
                 if (qRound(p.y()) == index)
                     return p.x();
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<QColor> ChartPanel::shownColor(const QString& gpuId) const
+{
+    ensureBuilt();
+    for (QAbstractSeries* s : m_view->chart()->series()) {
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
+            for (QBarSet* set : bars->barSets())
+                if (set->property(detail::kGpuIdProperty).toString() == gpuId)
+                    return set->color();
+        } else if (auto* points = qobject_cast<QScatterSeries*>(s);
+                   points && points->property(detail::kGpuIdProperty).toString() == gpuId) {
+            return points->color();
         }
     }
     return std::nullopt;

@@ -1,6 +1,7 @@
 #pragma once
 #include "chartfactory.h"
 
+#include <QColor>
 #include <QWidget>
 
 #include <memory>
@@ -27,8 +28,11 @@ public:
     void setEstimate(const gp::Estimate& e, const QString& currency);
 
     /// The value the chart shows for a GPU (category label or id) in the named
-    /// series/bar set, read back from the chart itself (for tests).
+    /// series/bar set (empty: the whole bar), read back from the chart itself (for tests).
     std::optional<double> shownValue(const QString& gpuId, const QString& seriesName) const;
+    /// The colour the chart gives a GPU (its bar, or its point on cost vs time),
+    /// read back from the chart; nullopt when the GPU has no bar or point.
+    std::optional<QColor> shownColor(const QString& gpuId) const;
     /// The GPU ids shown, top to bottom.
     const std::vector<QString>& shownGpuIds() const
     {

@@ -14,6 +14,9 @@ class QRectF;
 
 namespace gp::ui::charts::detail {
 
+/// Dynamic property naming the GPU id of a bar set or series that shows one GPU.
+inline constexpr char kGpuIdProperty[] = "gpuId";
+
 /// Title, legend, margins and background (system palette on screen, light on paper).
 void styleChart(QChart* chart, const ChartOptions& o, const QString& title);
 void styleAxis(QAbstractAxis* axis, const ChartOptions& o);
