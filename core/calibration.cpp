@@ -86,7 +86,7 @@ constexpr Field kFields[] = {
     {"activation_optimized_factor", &Calibration::activationOptimizedFactor},
     {"activation_selective_factor", &Calibration::activationSelectiveFactor},
     {"activation_gpt2_extra", &Calibration::activationGpt2Extra},
-    {"prefill_chunk_tokens", &Calibration::prefillChunkTokens},
+    {"buffers_infer_vision_mib", &Calibration::buffersInferVisionMib},
     {"usable_memory_fraction", &Calibration::usableMemoryFraction},
     {"uncertainty_memory", &Calibration::uncertaintyMemory},
     {"uncertainty_throughput_training", &Calibration::uncertaintyThroughputTraining},

@@ -94,7 +94,7 @@ struct Calibration {
     double activationOptimizedFactor = 0;
     double activationSelectiveFactor = 0;
     double activationGpt2Extra = 0;
-    double prefillChunkTokens = 0;
+    double buffersInferVisionMib = 0;
     double usableMemoryFraction = 0;
     // Uncertainty (relative 1-sigma): base residuals and widenings in quadrature
     double uncertaintyMemory = 0;
