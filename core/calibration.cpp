@@ -82,6 +82,7 @@ constexpr Field kFields[] = {
     {"buffers_infer_mib", &Calibration::buffersInferMib},
     {"allocator_slack", &Calibration::allocatorSlack},
     {"allocator_slack_checkpoint", &Calibration::allocatorSlackCheckpoint},
+    {"allocator_slack_transient", &Calibration::allocatorSlackTransient},
     {"allocator_slack_weights", &Calibration::allocatorSlackWeights},
     {"activation_optimized_factor", &Calibration::activationOptimizedFactor},
     {"activation_selective_factor", &Calibration::activationSelectiveFactor},

@@ -90,6 +90,7 @@ struct Calibration {
     double buffersInferMib = 0;
     double allocatorSlack = 0;
     double allocatorSlackCheckpoint = 0;
+    double allocatorSlackTransient = 0;
     double allocatorSlackWeights = 0;
     double activationOptimizedFactor = 0;
     double activationSelectiveFactor = 0;

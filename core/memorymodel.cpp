@@ -503,12 +503,16 @@ MemoryBreakdown inferenceMemory(Plan& p)
     // (allocator_slack_weights); the KV cache and transients take the usual share.
     const Calibration& c = *p.cal;
     const double buffers = (m.isLanguageModel() ? c.buffersInferMib : c.buffersInferVisionMib) * kMiB;
-    const double slack = c.allocatorSlackWeights * mem.weights + c.allocatorSlack * (mem.kvCache + mem.activations);
+    // The transient is freed and re-allocated layer by layer in blocks of several
+    // sizes, which the caching allocator keeps and splits: its reserve exceeds the
+    // in-use peak by a larger share (allocator_slack_transient).
+    const double slack = c.allocatorSlackWeights * mem.weights + c.allocatorSlack * mem.kvCache +
+                         c.allocatorSlackTransient * mem.activations;
     mem.overhead = contextBytes(p) + buffers + slack;
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
            [&] { return std::string("CUDA context " + fmt(contextBytes(p) / kMiB) + " MiB + workspaces " + fmt(buffers / kMiB) +
                " MiB + allocator cache (" + fmt(c.allocatorSlackWeights * 100) + "% of weights, " + fmt(c.allocatorSlack * 100) +
-               "% of KV cache and activations)"); });
+               "% of KV cache, " + fmt(c.allocatorSlackTransient * 100) + "% of activations)"); });
     return mem;
 }
 
