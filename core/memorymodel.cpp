@@ -398,9 +398,10 @@ MemoryBreakdown trainingMemory(Plan& p)
         else if (t.checkpointing == Checkpointing::Selective)
             act *= p.cal->activationSelectiveFactor;
         // Gradients are allocated as backward frees the activations (grads set
-        // to None between steps): the peak holds the larger of the two.
+        // to None between steps): the peak holds the larger of the two. At the
+        // end of backward only the fp32 input batch is still alive.
         if (mem.gradients > act)
-            act = 0;
+            act = double(t.microBatch) * 3 * t.imageSize * t.imageSize * 4;
         else
             mem.gradients = 0;
         mem.activations = act;
