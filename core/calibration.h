@@ -90,11 +90,12 @@ struct Calibration {
     double buffersInferMib = 0;
     double allocatorSlack = 0;
     double allocatorSlackCheckpoint = 0;
+    double allocatorSlackTransient = 0;
     double allocatorSlackWeights = 0;
     double activationOptimizedFactor = 0;
     double activationSelectiveFactor = 0;
     double activationGpt2Extra = 0;
-    double prefillChunkTokens = 0;
+    double buffersInferVisionMib = 0;
     double usableMemoryFraction = 0;
     // Uncertainty (relative 1-sigma): base residuals and widenings in quadrature
     double uncertaintyMemory = 0;

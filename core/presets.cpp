@@ -155,17 +155,25 @@ std::vector<ModelArch> buildPresets()
     // multiply-accumulates; FLOPs = 2 x MACs). Activation bytes per image were
     // calibrated against measured bf16-autocast peaks on the H100 (ResNet-50:
     // batch 128 training peaks at 5.93 GiB allocated = 14 B/param + 0.31 GiB of
-    // workspaces + 44 MB/image; batch 32 bf16 inference at 0.53 GiB = weights +
-    // 14 MB/image); ResNet-18 and ViT-B/16 are scaled from their layer outputs
-    // (not measured: ViT keeps 12 x 197^2 attention probabilities per layer in
-    // torchvision's training path). Kernels per step count a PyTorch eager
-    // forward (conv, BN, ReLU, add each launch one).
+    // workspaces + 44 MB/image). Inference (no_grad) keeps only the largest
+    // block's live tensors: ResNet-50's first downsampling bottleneck holds the
+    // block input, its output, the shortcut conv and BN outputs and the image,
+    // 2.76M elements = 5.5 MB/image in bf16 (ResNet-18: the stem's conv and BN
+    // outputs and the image, 1.76M = 3.5 MB); cuDNN workspaces are the constant
+    // buffers_infer_vision_mib. ViT-B/16 training saves, per patch token (197)
+    // and layer under AMP, the fp32 LayerNorm inputs (2 x 4h), the bf16 casts
+    // for the packed in-projection and fc1 (2 x 2h), q/k/v and the output of
+    // flash SDPA (8h; torchvision's MultiheadAttention calls SDPA when no
+    // weights are requested, so no 197^2 scores), the out-projection input (2h)
+    // and the GELU input and output (2 x 2 x 4h): 38h = 29184 B, x 197 x 12 =
+    // 69.0 MB + image, patch cast and final norm = 70.5 MB/image. Kernels per
+    // step count a PyTorch eager forward (conv, BN, ReLU, add each launch one).
     {
         VisionSpec v;
         v.params = 11'689'512;
         v.gflopsPerImage = 3.64; // 1.82 GMACs
         v.trainActivationBytesPerImage = 17e6;
-        v.inferActivationBytesPerImage = 6e6;
+        v.inferActivationBytesPerImage = 3.5e6;
         v.nativeImageSize = 224;
         v.kernelsPerStep = 70;
         p.push_back(visionPreset("resnet18", "ResNet-18", v));
@@ -175,7 +183,7 @@ std::vector<ModelArch> buildPresets()
         v.params = 25'557'032;
         v.gflopsPerImage = 8.18; // 4.09 GMACs
         v.trainActivationBytesPerImage = 44e6;
-        v.inferActivationBytesPerImage = 14e6;
+        v.inferActivationBytesPerImage = 5.5e6;
         v.nativeImageSize = 224;
         v.kernelsPerStep = 175;
         p.push_back(visionPreset("resnet50", "ResNet-50", v));
@@ -184,7 +192,7 @@ std::vector<ModelArch> buildPresets()
         VisionSpec v;
         v.params = 86'567'656;
         v.gflopsPerImage = 35.12; // 17.56 GMACs
-        v.trainActivationBytesPerImage = 150e6;
+        v.trainActivationBytesPerImage = 70.5e6;
         v.inferActivationBytesPerImage = 8e6;
         v.nativeImageSize = 224;
         v.kernelsPerStep = 200;

@@ -61,6 +61,10 @@ double trainableParams(const Plan& p);
 /// (AMP: fp32 residual and norms, 16-bit casts per linear; see memorymodel.cpp).
 double activationBytesPerTokenLayer(const Plan& p);
 
+/// Inference: bytes alive per prompt token at the prefill peak (one layer's
+/// live tensors, the whole batch in one pass; see memorymodel.cpp).
+double prefillLiveBytesPerToken(const Plan& p);
+
 MemoryBreakdown trainingMemory(Plan& p);
 MemoryBreakdown inferenceMemory(Plan& p);
 

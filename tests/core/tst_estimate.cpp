@@ -559,7 +559,9 @@ void TestEstimate::vision()
     s.training.microBatch = 256;
     const gp::GpuEstimate e = gp::estimateOn(s, gpu("nvidia-h100-sxm"));
     QCOMPARE_REL(e.memory.weights, 6 * kResnet50Params, 1e-12);
-    QCOMPARE_REL(e.memory.gradients, 4 * kResnet50Params, 1e-12);
+    // Batch 256 peaks at the start of backward: the activations (256 x 44 MB)
+    // outweigh the 4 B gradients, which are allocated as activations are freed.
+    QCOMPARE(e.memory.gradients, 0.0);
     QCOMPARE_REL(e.memory.optimizer, 4 * kResnet50Params, 1e-12);
     QCOMPARE(e.training->tokensPerS, 0.0);
     QVERIFY(e.training->samplesPerS > 0);
