@@ -96,8 +96,8 @@ private slots:
     void builtinTableIsCompleteAndWithinBounds()
     {
         const gp::Calibration& c = gp::builtinCalibration();
-        QCOMPARE(gp::calibrationConstantCount(), 73);
-        QCOMPARE(int(c.entries.size()), 73);
+        QCOMPARE(gp::calibrationConstantCount(), 74);
+        QCOMPARE(int(c.entries.size()), 74);
         QVERIFY(c.warnings.empty());
         std::map<std::string, int> kinds;
         for (const auto& e : c.entries) {
@@ -197,7 +197,7 @@ private slots:
         doc = minimalDocument();
         doc["constants"].push_back({{"id", "conv_eff"}, {"value", 0.5}});
         QCOMPARE(problemsOf(doc.dump()),
-                 QStringList{"constants[73].id: \"conv_eff\" is given twice (first at constants[35])"});
+                 QStringList{"constants[74].id: \"conv_eff\" is given twice (first at constants[35])"});
         doc = minimalDocument();
         doc["constants"][2] = 7;
         QCOMPARE(problemsOf(doc.dump()),
@@ -214,7 +214,7 @@ private slots:
                              "value - unexpected '}'; expected '[', '{', or a literal"});
         json doc = minimalDocument();
         doc["count"] = 5;
-        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 73 known constants"});
+        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 74 known constants"});
         doc = minimalDocument();
         doc["format"] = "gpu-catalog";
         QCOMPARE(problemsOf(doc.dump()), QStringList{"format: must be \"gpuplanner-calibration\""});
@@ -229,8 +229,8 @@ private slots:
         json doc = minimalDocument();
         doc["constants"].push_back({{"id", "gemm_eff_fp4"}, {"value", 0.7}});
         const gp::Calibration c = gp::loadCalibration(doc.dump());
-        QCOMPARE(c.warnings, std::vector<std::string>{"constants[73].id: unknown constant \"gemm_eff_fp4\", ignored"});
-        QCOMPARE(int(c.entries.size()), 73);
+        QCOMPARE(c.warnings, std::vector<std::string>{"constants[74].id: unknown constant \"gemm_eff_fp4\", ignored"});
+        QCOMPARE(int(c.entries.size()), 74);
     }
 
     void builtinThroughOptionsIsTheDefault()
