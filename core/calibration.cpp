@@ -105,6 +105,8 @@ constexpr Field kFields[] = {
     {"uncertainty_widen_throughput_moe", &Calibration::uncertaintyWidenThroughputMoe},
     {"uncertainty_widen_memory_moe", &Calibration::uncertaintyWidenMemoryMoe},
     {"uncertainty_widen_throughput_optimized_training", &Calibration::uncertaintyWidenThroughputOptimizedTraining},
+    // Round-2 performance terms (perfmodel.cpp)
+    {"attn_fwd_eff_hopper_blackwell", &Calibration::attnFwdEffHopperBlackwell},
 };
 
 constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};

@@ -114,6 +114,8 @@ struct Calibration {
     double uncertaintyWidenThroughputMoe = 0;
     double uncertaintyWidenMemoryMoe = 0;
     double uncertaintyWidenThroughputOptimizedTraining = 0;
+    // Round-2 performance terms (perfmodel.cpp)
+    double attnFwdEffHopperBlackwell = 0;
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored

@@ -39,17 +39,44 @@ double gemmCeiling(const Calibration& c, DType t)
     default: return c.gemmEffOther;
     }
 }
+/// Tensor-core generation (the SM major version) read from the catalog's
+/// architecture field: its family and, for Blackwell, the die code. Datacenter
+/// Blackwell (GB100/GB110, "2-die") is sm_100 with tcgen05; the GB2xx dies of
+/// RTX 50 / RTX PRO 6000 are sm_120, which issue mma.sync like Ada. 0 = unknown.
+int smMajor(const Gpu& g)
+{
+    const std::string& a = g.architecture;
+    auto has = [&](const char* s) { return a.find(s) != std::string::npos; };
+    if (has("Blackwell"))
+        return has("GB2") ? 12 : 10;
+    if (has("Hopper"))
+        return 9;
+    if (has("Ada") || has("Ampere"))
+        return 8;
+    if (has("Volta") || has("Turing"))
+        return 7;
+    return 0;
+}
+
 // Flash attention (SDPA) forward efficiency relative to the format's peak;
 // backward does 2.5x the forward FLOPs at the same rate. FlashAttention-2-class
-// kernels reach a smaller share of the Hopper/Blackwell peak (wgmma/tcgen05).
+// kernels issue mma.sync and reach a smaller share of the peak of the parts
+// whose peak needs wgmma (sm_90) or tcgen05 (sm_100).
 double attnEff(const Plan& p)
 {
-    const std::string& a = p.gpu->architecture;
-    if (a.find("Hopper") != std::string::npos || a.find("Blackwell") != std::string::npos)
-        return p.cal->attnEffHopperBlackwell;
-    if (p.gpu->vendor == "NVIDIA")
-        return p.cal->attnEffNvidia;
-    return p.cal->attnEffNonNvidia; // ROCm CK / Gaudi / XLA flash kernels: not calibrated
+    if (p.gpu->vendor != "NVIDIA")
+        return p.cal->attnEffNonNvidia; // ROCm CK / Gaudi / XLA flash kernels: not calibrated
+    const int sm = smMajor(*p.gpu);
+    return sm == 9 || sm == 10 ? p.cal->attnEffHopperBlackwell : p.cal->attnEffNvidia;
+}
+
+/// Forward-only attention (prefill). On sm_90/sm_100 PyTorch SDPA and serving
+/// engines run Hopper-native forward kernels (cuDNN / FlashAttention-3), which
+/// reach a larger share of the peak than the FA2-class fwd + bwd of training.
+double attnFwdEff(const Plan& p)
+{
+    const int sm = p.gpu->vendor == "NVIDIA" ? smMajor(*p.gpu) : 0;
+    return sm == 9 || sm == 10 ? p.cal->attnFwdEffHopperBlackwell : attnEff(p);
 }
 
 // Small matrices run below the ceiling: each dimension x contributes
@@ -88,8 +115,11 @@ double kernelsPerLayer(const Plan& p)
         k = p.autocast ? c.kernelsLayerSwigluAmp : c.kernelsLayerSwiglu;
     else
         k = p.autocast ? c.kernelsLayerGeluAmp : c.kernelsLayerGelu; // LayerNorm, fused qkv, tanh-GELU, dropouts
-    if (m.moe.enabled())
-        k += c.kernelsPerExpert * m.moe.experts; // HF loops over experts: gather, 3 GEMMs, act, scatter
+    // Eager HF MoE loops over the experts in Python (a host sync to find each
+    // expert's tokens, gather, GEMMs, activation, scatter); optimized stacks run
+    // grouped GEMMs whose launches do not grow with the expert count.
+    if (m.moe.enabled() && !p.optimized)
+        k += c.kernelsPerExpert * m.moe.experts;
     if (p.training && p.s->training.method != TrainMethod::Full)
         k += c.kernelsPerLoraTarget * p.s->training.loraTargets.size();
     if (p.optimized)
@@ -146,6 +176,18 @@ double attentionFlops(const Plan& p, double sequences, double s)
     const double causal = m.family == ModelFamily::Decoder ? 0.5 : 1.0;
     const int layers = (m.layers + p.pp - 1) / p.pp;
     return 4.0 * s * s * hq * layers * sequences * causal / p.tp;
+}
+
+/// NF4 storage per weight: 4 bits plus the double-quantized absmax (memorymodel).
+constexpr double kNf4BytesPerParam = 0.516;
+
+/// Base-model linear weights one GPU holds (what QLoRA stores in NF4): every
+/// parameter but the embeddings and an untied LM head.
+double qloraBaseParams(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    const double head = m.tiedEmbeddings ? 0 : double(m.vocab) * m.hidden;
+    return (m.totalParams() - m.embeddingParams() - head) / (p.tp * p.pp);
 }
 
 /// GPUs that share the fast scale-up domain (NVLink/xGMI/ICI island).
@@ -257,7 +299,17 @@ TrainingResult trainingPerformance(Plan& p)
         const double logits = (p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) * tokens * double(m.vocab) / p.tp / bw;
         const double casts = p.autocast ? 6.0 * m.matmulParamsPerToken() / (p.tp * p.pp) * (1 + recompute) / bw : 0;
         const double kernels = kernelsPerLayer(p) * layers * (3 + recompute) * tKernel;
-        micro = gemm + attn + ew + logits + casts + kernels;
+        // QLoRA: bitsandbytes dequantizes each NF4 base weight to bf16 before its
+        // GEMM (read 0.516 B with the absmax, write 2 B), once in the forward,
+        // once for the input gradients, once more when recomputing.
+        double dequant = 0;
+        if (t.method == TrainMethod::Qlora) {
+            dequant = (2 + recompute) * qloraBaseParams(p) * (kNf4BytesPerParam + 2) / bw;
+            p.term("time.qlora_dequant", "NF4 dequantization (QLoRA)", dequant * 1e3, "ms",
+                   [&] { return std::string(fmt(2 + recompute) + " passes x " + fmt(qloraBaseParams(p) / 1e9) +
+                                            "B base weights x (0.516 B read + 2 B written) / bandwidth"); });
+        }
+        micro = gemm + attn + ew + logits + casts + kernels + dequant;
         modelFlops = fwd.flops * (1 + bwdFactor) + adapterFlops + attnF * 3.5;
         p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
@@ -398,7 +450,7 @@ InferenceResult inferencePerformance(Plan& p)
     const double tokens = double(inf.batch) * inf.promptTokens;
     const GemmWork pre = forwardGemms(p, tokens, inf.batch, p.compute);
     const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
-    const double attn = attnF / (peak(p, p.compute) * attnEff(p));
+    const double attn = attnF / (peak(p, p.compute) * attnFwdEff(p));
     double f = double(m.ffnHidden);
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
@@ -417,7 +469,7 @@ InferenceResult inferencePerformance(Plan& p)
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(attnEff(p)) + ")"); });
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(attnFwdEff(p)) + ")"); });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
            [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
 

@@ -1,0 +1,148 @@
+// Performance-model terms added for the round-2 measurements (core/perfmodel.cpp):
+// QLoRA's NF4 dequantization, attention efficiency by tensor-core generation,
+// forward-only (prefill) attention on Hopper, and the eager MoE expert loop.
+#include <QtTest>
+
+#include "core/calibration.h"
+#include "core/catalog.h"
+#include "core/estimate.h"
+#include "core/model.h"
+#include "core/scenario.h"
+
+#include <string>
+
+namespace {
+
+const gp::Gpu& gpu(const char* id)
+{
+    const gp::Gpu* g = gp::Catalog::builtin().find(id);
+    if (!g)
+        qFatal("catalog lacks %s", id);
+    return *g;
+}
+
+gp::Scenario scenario(const std::string& presetId, gp::Mode mode)
+{
+    gp::Scenario s;
+    s.name = presetId;
+    s.modelSpec.form = gp::ModelSpec::Form::Preset;
+    s.modelSpec.presetId = presetId;
+    s.model = gp::resolveModel(s.modelSpec);
+    s.mode = mode;
+    s.runtime = gp::Runtime::Eager;
+    s.training.method = gp::TrainMethod::Full;
+    s.training.precision = gp::TrainPrecision::AmpBF16;
+    s.training.optimizer = gp::Optimizer::AdamW;
+    s.training.microBatch = 1;
+    s.training.gradAccum = 1;
+    s.training.seqLen = 2048;
+    s.inference.batch = 1;
+    s.inference.promptTokens = 1024;
+    s.inference.outputTokens = 1;
+    return s;
+}
+
+const gp::Term& term(const gp::GpuEstimate& e, const std::string& key)
+{
+    for (const auto& t : e.terms)
+        if (t.key == key)
+            return t;
+    qFatal("no term %s", key.c_str());
+}
+
+bool endsWith(const std::string& s, const std::string& tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+} // namespace
+
+class TestPerfModel : public QObject {
+    Q_OBJECT
+private slots:
+    void qloraDequantization()
+    {
+        // Llama 3.1 8B, rank-16 adapters on q/k/v/o, bf16 base, full checkpointing,
+        // micro-batch 1 x 2048 on an H100 SXM (3350 GB/s x bandwidth_eff 0.90).
+        gp::Scenario lora = scenario("llama-3.1-8b", gp::Mode::Training);
+        lora.training.method = gp::TrainMethod::Lora;
+        lora.training.loraRank = 16;
+        lora.training.loraTargets = {"q_proj", "k_proj", "v_proj", "o_proj"};
+        lora.training.precision = gp::TrainPrecision::BF16;
+        lora.training.checkpointing = gp::Checkpointing::Full;
+        gp::Scenario qlora = lora;
+        qlora.training.method = gp::TrainMethod::Qlora;
+        const gp::GpuEstimate el = gp::estimateOn(lora, gpu("nvidia-h100-sxm"));
+        const gp::GpuEstimate eq = gp::estimateOn(qlora, gpu("nvidia-h100-sxm"));
+
+        // NF4 base = all but the embeddings and the untied head:
+        //   8,030,261,248 - 2 x 525,336,576 = 6,979,588,096 weights.
+        // Three dequantizations per micro-batch (forward, input grads, recompute),
+        // each reading 0.516 B and writing 2 B per weight:
+        //   3 x 6,979,588,096 x 2.516 = 52,681,930,948.6 bytes
+        //   / (3350e9 x 0.90 = 3.015e12 B/s) = 17.4733 ms.
+        const double expectedMs = 3 * 6'979'588'096.0 * 2.516 / (3350e9 * 0.90) * 1e3;
+        QCOMPARE(qRound(expectedMs * 1e4), 174733);
+        QCOMPARE_LE(std::abs(term(eq, "time.qlora_dequant").value - expectedMs), expectedMs * 1e-9);
+        // Everything else is the same: QLoRA is slower than LoRA by exactly that.
+        QCOMPARE_LE(std::abs(eq.training->stepMs - el.training->stepMs - expectedMs), expectedMs * 1e-9);
+        for (const auto& t : el.terms)
+            QVERIFY(t.key != "time.qlora_dequant");
+
+        // Without checkpointing: two passes, 2/3 of it.
+        qlora.training.checkpointing = gp::Checkpointing::None;
+        const gp::GpuEstimate e2 = gp::estimateOn(qlora, gpu("nvidia-h100-sxm"));
+        QCOMPARE_LE(std::abs(term(e2, "time.qlora_dequant").value - expectedMs * 2 / 3), expectedMs * 1e-9);
+    }
+
+    void attentionByTensorCoreGeneration_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("train");   // attention efficiency in training
+        QTest::addColumn<QString>("prefill"); // forward-only (prefill)
+        // sm_90 / sm_100: wgmma / tcgen05 peaks, FA2-class training kernels reach 0.25;
+        // Hopper-native forward kernels 0.5.
+        QTest::newRow("H100 (GH100)") << "nvidia-h100-sxm" << "0.25" << "0.5";
+        QTest::newRow("H200 (GH100)") << "nvidia-h200-sxm" << "0.25" << "0.5";
+        QTest::newRow("B200 (2-die)") << "nvidia-b200" << "0.25" << "0.5";
+        // sm_120 (GB20x) and sm_89 / sm_80 issue mma.sync: 0.45 for both.
+        QTest::newRow("RTX 5090 (GB202)") << "nvidia-rtx-5090" << "0.45" << "0.45";
+        QTest::newRow("RTX PRO 6000 (GB202)") << "nvidia-rtx-pro-6000-blackwell" << "0.45" << "0.45";
+        QTest::newRow("RTX 4090 (AD102)") << "nvidia-rtx-4090" << "0.45" << "0.45";
+        QTest::newRow("A100 (GA100)") << "nvidia-a100-80gb-sxm" << "0.45" << "0.45";
+    }
+
+    void attentionByTensorCoreGeneration()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, train);
+        QFETCH(QString, prefill);
+        const std::string id = gpu.toStdString();
+        const gp::GpuEstimate et = gp::estimateOn(scenario("llama-3.2-1b", gp::Mode::Training), ::gpu(id.c_str()));
+        const std::string tf = term(et, "time.attention").formula;
+        QVERIFY2(endsWith(tf, "(peak x " + train.toStdString() + ")"), tf.c_str());
+        const gp::GpuEstimate ei = gp::estimateOn(scenario("llama-3.2-1b", gp::Mode::Inference), ::gpu(id.c_str()));
+        const std::string pf = term(ei, "time.prefill.attention").formula;
+        QVERIFY2(endsWith(pf, "(peak x " + prefill.toStdString() + ")"), pf.c_str());
+    }
+
+    void eagerMoeExpertLoop()
+    {
+        // Mixtral 8x7B under AMP: a SwiGLU layer launches 24 effective kernels;
+        // the eager expert loop adds kernels_per_expert (45) x 8 experts = 360.
+        gp::Scenario s = scenario("mixtral-8x7b", gp::Mode::Training);
+        s.hardware.gpus = {"nvidia-h200-sxm"};
+        const gp::GpuEstimate eager = gp::estimateOn(s, gpu("nvidia-h200-sxm"));
+        const std::string fe = term(eager, "time.overhead").formula;
+        QVERIFY2(fe.rfind("384 kernels/layer x 32 layers x 3 passes x 23.3 us", 0) == 0, fe.c_str());
+        // 384 x 32 x 3 x 23.3 us = 858.9 ms of host time per micro-batch.
+        QCOMPARE(qRound(term(eager, "time.overhead").value * 10), 8589);
+        // Grouped-GEMM (optimized) stacks do not loop: max(10, 24 / 4) = 10 per layer.
+        s.runtime = gp::Runtime::Optimized;
+        const std::string fo = term(gp::estimateOn(s, gpu("nvidia-h200-sxm")), "time.overhead").formula;
+        QVERIFY2(fo.rfind("10 kernels/layer x 32 layers", 0) == 0, fo.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPerfModel)
+#include "tst_perfmodel.moc"
