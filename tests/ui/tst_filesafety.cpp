@@ -7,6 +7,7 @@
 #include "ui/charts/chartpanel.h"
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/scenariofile.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
@@ -16,7 +17,6 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -80,7 +80,7 @@ private:
     }
     static void edit(MainWindow& w)
     {
-        qobject_cast<QSpinBox*>(w.form()->editorFor(ScenarioModel::Field::MicroBatch))->stepUp();
+        w.form()->numberFor(ScenarioModel::Field::MicroBatch)->stepUp();
     }
 
     /// A save that fails leaves everything as it was and says so.
