@@ -19,6 +19,9 @@ set -uo pipefail
 cli=${1:?usage: cli-errors-snapshot.sh CLI OUTDIR}
 out=${2:?usage: cli-errors-snapshot.sh CLI OUTDIR}
 mkdir -p "$out"
+# The cases run inside a temporary folder: make both paths absolute first.
+[[ $cli == */* && $cli != /* ]] && cli=$PWD/$cli
+out=$(cd "$out" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GPUPLANNER_CATALOG_OVERLAY=/nonexistent/gpuplanner-snapshot-overlay.json
