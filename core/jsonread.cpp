@@ -6,12 +6,17 @@
 
 namespace gp::detail {
 
-std::string describe(const nlohmann::json& v)
+std::string describe(const nlohmann::json& v, ValueStyle style)
 {
+    if (style == ValueStyle::Verbatim) {
+        std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        constexpr std::size_t kMax = 48;
+        if (s.size() > kMax)
+            s = s.substr(0, kMax) + "...";
+        return s;
+    }
     std::string s;
-    if (v.is_string()) {
-        s = v.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-    } else if (v.is_object()) {
+    if (v.is_object()) {
         s = "an object";
     } else if (v.is_array()) {
         s = "an array";
@@ -63,11 +68,45 @@ std::string stripExceptionTag(const std::string& what)
     return what;
 }
 
-std::string joinPath(const std::string& parent, std::string_view key)
+std::string joinPath(const std::string& parent, std::string_view key, std::size_t maxKeyLength)
 {
+    std::string k(key.substr(0, maxKeyLength));
+    if (key.size() > maxKeyLength)
+        k += "...";
     if (parent.empty())
-        return std::string(key);
-    return parent + "." + std::string(key);
+        return k;
+    return parent + "." + k;
+}
+
+Checked<bool> checkBool(const nlohmann::json& v, ValueStyle style)
+{
+    if (!v.is_boolean())
+        return {std::nullopt, "must be true or false, got " + describe(v, style)};
+    return {v.get<bool>(), {}};
+}
+
+Checked<std::string> checkString(const nlohmann::json& v, bool nonEmpty, ValueStyle style)
+{
+    if (!v.is_string() || (nonEmpty && v.get_ref<const std::string&>().empty()))
+        return {std::nullopt, std::string(nonEmpty ? "must be a non-empty string" : "must be a string") + ", got "
+                                  + describe(v, style)};
+    return {v.get<std::string>(), {}};
+}
+
+Checked<std::size_t> checkChoice(const nlohmann::json& v, std::span<const std::string_view> choices,
+                                 ValueStyle style)
+{
+    if (v.is_string()) {
+        const auto& s = v.get_ref<const std::string&>();
+        for (std::size_t i = 0; i < choices.size(); ++i) {
+            if (choices[i] == s)
+                return {i, {}};
+        }
+    }
+    std::string list;
+    for (auto c : choices)
+        list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+    return {std::nullopt, "must be one of " + list + ", got " + describe(v, style)};
 }
 
 nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
@@ -115,6 +154,61 @@ nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
         return true;
     };
     return json::parse(text, cb);
+}
+
+JsonReader::JsonReader(ValueStyle style, std::size_t maxErrors, std::string overflowPath)
+    : m_style(style)
+    , m_maxErrors(maxErrors)
+    , m_overflowPath(std::move(overflowPath))
+{
+}
+
+void JsonReader::error(const std::string& path, std::string msg)
+{
+    ++m_errorCount;
+    if (errors.size() < m_maxErrors)
+        errors.push_back({path, std::move(msg)});
+}
+
+std::vector<Diagnostic> JsonReader::takeErrors()
+{
+    std::vector<Diagnostic> list = std::move(errors);
+    errors.clear();
+    if (m_errorCount > list.size())
+        list.push_back({m_overflowPath, std::to_string(m_errorCount - list.size()) + " more problems not shown"});
+    m_errorCount = 0;
+    return list;
+}
+
+void JsonReader::throwIfErrors()
+{
+    if (m_errorCount > 0 || !errors.empty())
+        throw InputError(takeErrors());
+}
+
+std::optional<bool> JsonReader::booleanAt(const nlohmann::json& v, const std::string& path)
+{
+    auto c = checkBool(v, m_style);
+    if (!c.value)
+        error(path, std::move(c.problem));
+    return c.value;
+}
+
+std::optional<std::string> JsonReader::stringAt(const nlohmann::json& v, const std::string& path, bool nonEmpty)
+{
+    auto c = checkString(v, nonEmpty, m_style);
+    if (!c.value)
+        error(path, std::move(c.problem));
+    return std::move(c.value);
+}
+
+std::optional<std::size_t> JsonReader::choiceAt(const nlohmann::json& v, const std::string& path,
+                                                std::span<const std::string_view> choices)
+{
+    auto c = checkChoice(v, choices, m_style);
+    if (!c.value)
+        error(path, std::move(c.problem));
+    return c.value;
 }
 
 void JsonReader::checkKeys(const nlohmann::json& obj, const std::string& path,
@@ -189,11 +283,7 @@ std::optional<bool> JsonReader::boolean(const nlohmann::json& obj, const std::st
     auto it = obj.find(std::string(key));
     if (it == obj.end())
         return std::nullopt;
-    if (!it->is_boolean()) {
-        error(joinPath(parent, key), "must be true or false, got " + describe(*it));
-        return std::nullopt;
-    }
-    return it->get<bool>();
+    return booleanAt(*it, joinPath(parent, key));
 }
 
 std::optional<std::string> JsonReader::string(const nlohmann::json& obj, const std::string& parent,
@@ -202,38 +292,16 @@ std::optional<std::string> JsonReader::string(const nlohmann::json& obj, const s
     auto it = obj.find(std::string(key));
     if (it == obj.end())
         return std::nullopt;
-    if (!it->is_string()) {
-        error(joinPath(parent, key), "must be a string, got " + describe(*it));
-        return std::nullopt;
-    }
-    return it->get<std::string>();
+    return stringAt(*it, joinPath(parent, key));
 }
 
 std::optional<std::size_t> JsonReader::choice(const nlohmann::json& obj, const std::string& parent,
-                                              std::string_view key, std::initializer_list<std::string_view> choices)
+                                              std::string_view key, std::span<const std::string_view> choices)
 {
     auto it = obj.find(std::string(key));
     if (it == obj.end())
         return std::nullopt;
-    std::string list;
-    for (auto c : choices) {
-        if (!list.empty())
-            list += ", ";
-        list += "\"" + std::string(c) + "\"";
-    }
-    if (!it->is_string()) {
-        error(joinPath(parent, key), "must be one of " + list + ", got " + describe(*it));
-        return std::nullopt;
-    }
-    const auto& s = it->get_ref<const std::string&>();
-    std::size_t i = 0;
-    for (auto c : choices) {
-        if (c == s)
-            return i;
-        ++i;
-    }
-    error(joinPath(parent, key), "must be one of " + list + ", got " + describe(*it));
-    return std::nullopt;
+    return choiceAt(*it, joinPath(parent, key), choices);
 }
 
 const nlohmann::json* JsonReader::object(const nlohmann::json& obj, const std::string& parent, std::string_view key,
@@ -302,32 +370,26 @@ bool ObjectReader::booleanOr(const std::string& key, bool fallback)
 {
     if (!has(key))
         return fallback;
-    const nlohmann::json& v = m_obj.at(key);
-    if (!v.is_boolean()) {
-        fail(key, "must be true or false, got " + describe(v));
+    auto c = checkBool(m_obj.at(key), ValueStyle::Short);
+    if (!c.value) {
+        fail(key, std::move(c.problem));
         return fallback;
     }
-    return v.get<bool>();
+    return *c.value;
 }
 
-std::size_t ObjectReader::choiceOr(const std::string& key, const std::vector<std::string>& allowed,
+std::size_t ObjectReader::choiceOr(const std::string& key, std::initializer_list<std::string_view> allowed,
                                    std::size_t fallback)
 {
     if (!has(key))
         return fallback;
-    const nlohmann::json& v = m_obj.at(key);
-    if (v.is_string()) {
-        const auto s = v.get<std::string>();
-        for (std::size_t i = 0; i < allowed.size(); ++i) {
-            if (allowed[i] == s)
-                return i;
-        }
+    auto c = checkChoice(m_obj.at(key), std::span<const std::string_view>(allowed.begin(), allowed.size()),
+                         ValueStyle::Short);
+    if (!c.value) {
+        fail(key, std::move(c.problem));
+        return fallback;
     }
-    std::string list;
-    for (const auto& a : allowed)
-        list += (list.empty() ? "" : ", ") + ("\"" + a + "\"");
-    fail(key, "must be one of " + list + ", got " + describe(v));
-    return fallback;
+    return *c.value;
 }
 
 std::int64_t ObjectReader::check(const std::string& key, std::int64_t min, std::int64_t max)

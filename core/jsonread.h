@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,7 +18,18 @@
 
 namespace gp::detail {
 
-std::string describe(const nlohmann::json& v);        // short rendering for messages (never recursive)
+/// How a diagnostic quotes the offending value.
+enum class ValueStyle {
+    /// JSON with non-ASCII escaped, objects and arrays named ("an object"),
+    /// cut to 60 characters (scenarios, model descriptions).
+    Short,
+    /// The JSON as written (non-ASCII kept, objects and arrays dumped), its
+    /// first 48 bytes plus "..." when longer (the GPU catalog and overlays).
+    Verbatim,
+};
+
+/// The value for a message, never recursive beyond one dump.
+std::string describe(const nlohmann::json& v, ValueStyle style = ValueStyle::Short);
 
 /// Byte offset where the bracket nesting (counted on the raw text, outside
 /// strings) first exceeds maxDepth, or npos: refuses absurd input before any
@@ -25,7 +38,27 @@ std::size_t findTooDeep(std::string_view text, int maxDepth);
 
 /// nlohmann's message without its "[json.exception.parse_error.101] " tag.
 std::string stripExceptionTag(const std::string& what);
-std::string joinPath(const std::string& parent, std::string_view key);
+/// `parent.key` (just `key` under the root). A key longer than maxKeyLength
+/// is cut there and gets "...": keys come from user files, and a megabyte-long
+/// key must not become a megabyte-long message.
+std::string joinPath(const std::string& parent, std::string_view key,
+                     std::size_t maxKeyLength = std::numeric_limits<std::size_t>::max());
+
+/// One value checked against a rule: the value, or the problem with it
+/// ("must be ..., got X") for the caller to record at the value's key path.
+template <class T>
+struct Checked {
+    std::optional<T> value;
+    std::string problem;
+};
+
+/// The value checks every reader shares (JsonReader's key getters,
+/// ObjectReader, the catalog), so one kind of value gets one wording.
+Checked<bool> checkBool(const nlohmann::json& v, ValueStyle style);
+Checked<std::string> checkString(const nlohmann::json& v, bool nonEmpty, ValueStyle style);
+/// A string that must be one of `choices`; the value is its index.
+Checked<std::size_t> checkChoice(const nlohmann::json& v, std::span<const std::string_view> choices,
+                                 ValueStyle style);
 
 class JsonReader;
 
@@ -36,11 +69,31 @@ nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r);
 
 class JsonReader {
 public:
-    std::vector<Diagnostic> errors;
+    JsonReader() = default;
+    /// Quotes values in `style` and keeps at most `maxErrors` errors; the rest
+    /// are counted, and takeErrors() ends with "N more problems not shown" at
+    /// `overflowPath`. A broken 16 MB file could otherwise yield millions.
+    JsonReader(ValueStyle style, std::size_t maxErrors, std::string overflowPath);
+
+    std::vector<Diagnostic> errors;   // the first maxErrors errors
     std::vector<Diagnostic> warnings;
 
-    void error(const std::string& path, std::string msg) { errors.push_back({path, std::move(msg)}); }
+    void error(const std::string& path, std::string msg);
     void warn(const std::string& path, std::string msg) { warnings.push_back({path, std::move(msg)}); }
+    /// Every error recorded, kept or not.
+    std::size_t errorCount() const { return m_errorCount; }
+    /// The kept errors plus the overflow line when some were dropped; clears them.
+    std::vector<Diagnostic> takeErrors();
+    /// Throws InputError with takeErrors() when there is any error.
+    void throwIfErrors();
+
+    std::string describe(const nlohmann::json& v) const { return detail::describe(v, m_style); }
+
+    /// The shared checks on a value at `path`; a problem is recorded there.
+    std::optional<bool> booleanAt(const nlohmann::json& v, const std::string& path);
+    std::optional<std::string> stringAt(const nlohmann::json& v, const std::string& path, bool nonEmpty = false);
+    std::optional<std::size_t> choiceAt(const nlohmann::json& v, const std::string& path,
+                                        std::span<const std::string_view> choices);
 
     /// Warns about keys of `obj` not in `known`.
     void checkKeys(const nlohmann::json& obj, const std::string& path, std::initializer_list<std::string_view> known);
@@ -55,10 +108,21 @@ public:
     std::optional<std::string> string(const nlohmann::json& obj, const std::string& parent, std::string_view key);
     /// A string that must be one of `choices`; returns its index.
     std::optional<std::size_t> choice(const nlohmann::json& obj, const std::string& parent, std::string_view key,
-                                      std::initializer_list<std::string_view> choices);
+                                      std::span<const std::string_view> choices);
+    std::optional<std::size_t> choice(const nlohmann::json& obj, const std::string& parent, std::string_view key,
+                                      std::initializer_list<std::string_view> choices)
+    {
+        return choice(obj, parent, key, std::span<const std::string_view>(choices.begin(), choices.size()));
+    }
     /// An object member; records an error if present but not an object.
     const nlohmann::json* object(const nlohmann::json& obj, const std::string& parent, std::string_view key,
                                  bool required);
+
+private:
+    ValueStyle m_style = ValueStyle::Short;
+    std::size_t m_maxErrors = std::numeric_limits<std::size_t>::max();
+    std::size_t m_errorCount = 0;
+    std::string m_overflowPath;
 };
 
 /// The integer value of a JSON number, or nullopt if it is not an integer.
@@ -89,7 +153,8 @@ public:
     std::int64_t integerOr(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);
     bool booleanOr(const std::string& key, bool fallback);
     /// An optional string that must be one of `allowed`; returns its index.
-    std::size_t choiceOr(const std::string& key, const std::vector<std::string>& allowed, std::size_t fallback);
+    std::size_t choiceOr(const std::string& key, std::initializer_list<std::string_view> allowed,
+                         std::size_t fallback);
 
     std::vector<Diagnostic> takeProblems() { return std::move(m_problems); }
     bool ok() const { return m_problems.empty(); }

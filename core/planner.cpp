@@ -1,12 +1,11 @@
 // The recommendation solver: enumerate, estimate (numbers only), filter, rank.
 #include "planner.h"
+#include "planoutput.h"
 
 #include "catalog.h"
 #include "scenario.h"
 #include "textformat.h"
 #include "units.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +13,6 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <sstream>
 
 namespace gp {
 
@@ -44,21 +42,6 @@ std::string num(double v, const char* f = "%.3g")
     char b[64];
     std::snprintf(b, sizeof b, f, v);
     return b;
-}
-
-std::string layout(const PlanOption& o)
-{
-    std::string s;
-    if (o.tp > 1)
-        s += "TP" + std::to_string(o.tp);
-    if (o.pp > 1)
-        s += std::string(s.empty() ? "" : " ") + "PP" + std::to_string(o.pp);
-    const int dp = o.count / (o.tp * o.pp);
-    if (dp > 1)
-        s += std::string(s.empty() ? "" : " ") + "DP" + std::to_string(dp) + (o.zero ? " ZeRO-" + std::to_string(o.zero) : "");
-    if (!o.mig.empty())
-        return "MIG " + o.mig + " slice";
-    return s.empty() ? "single GPU" : s;
 }
 
 double priceOf(const Scenario& s, const Gpu& g)
@@ -471,7 +454,7 @@ PlanResult Solver::run()
     for (auto& o : out.options) {
         const auto& e = o.estimate;
         std::string why = (o.mig.empty() ? "fits in " + std::to_string(o.count) + "x " : "fits in a MIG " + o.mig + " slice of ") +
-                          o.gpuName + " (" + layout(o) + ", " +
+                          o.gpuName + " (" + detail::planLayout(o) + ", " +
                           num(units::bytesToGiB(e.memory.total()), "%.1f") + " of " +
                           num(units::bytesToGiB(e.capacityBytes), "%.0f") + " GiB per GPU) at " + o.precision;
         if (training) {
@@ -536,8 +519,9 @@ PlanResult Solver::run()
         auto it = std::find_if(distinct.begin(), distinct.end(), [&](const PlanOption& o) { return o.gpu == id; });
         std::string why;
         if (it != distinct.end()) {
-            why = "best is rank " + std::to_string(it->rank) + " (" + std::to_string(it->count) + " GPUs, " + layout(*it) +
-                  "): " + num(first && first->costKey > 0 ? it->costKey / first->costKey : 1, "%.2f") + "x the cost of rank 1";
+            why = "best is rank " + std::to_string(it->rank) + " (" + std::to_string(it->count) + " GPUs, " +
+                  detail::planLayout(*it) + "): " +
+                  num(first && first->costKey > 0 ? it->costKey / first->costKey : 1, "%.2f") + "x the cost of rank 1";
         } else if (std::find(m_unpriced.begin(), m_unpriced.end(), id) != m_unpriced.end()) {
             why = "no price listed for the " + std::string(toString(m_base.pricing.model)) + " pricing model";
         } else {
@@ -576,106 +560,6 @@ PlanResult plan(const Scenario& s, const Catalog& catalog, const PlanRequest& re
 {
     Solver solver(s, catalog, request);
     return solver.run();
-}
-
-std::string planToJson(const PlanResult& r)
-{
-    using nlohmann::ordered_json;
-    ordered_json doc;
-    doc["format"] = "gpuplanner-plan";
-    doc["version"] = 1;
-    doc["scenario"] = r.scenario;
-    ordered_json options = ordered_json::array();
-    for (const auto& o : r.options) {
-        ordered_json j;
-        j["rank"] = o.rank;
-        j["gpu"] = o.gpu;
-        if (!o.mig.empty())
-            j["mig"] = o.mig;
-        j["count"] = o.count;
-        j["tp"] = o.tp;
-        j["pp"] = o.pp;
-        j["zero"] = o.zero;
-        j["replicas"] = o.replicas;
-        j["precision"] = o.precision;
-        j["micro_batch"] = o.microBatch;
-        if (o.estimate.training) {
-            j["grad_accum"] = o.gradAccum;
-            j["activation_checkpointing"] = o.checkpointing;
-        }
-        j["fits"] = o.fits;
-        j["meets_targets"] = o.meetsTargets;
-        j["usd_per_hour"] = round4(o.usdPerHour);
-        j["memory_gib_per_gpu"] = round4(units::bytesToGiB(o.estimate.memory.total()));
-        if (o.estimate.training) {
-            const auto& t = *o.estimate.training;
-            ordered_json tr;
-            if (t.tokensPerS > 0)
-                tr["tokens_per_s"] = round4(t.tokensPerS);
-            else
-                tr["samples_per_s"] = round4(t.samplesPerS);
-            if (t.hours)
-                tr["hours"] = round4(*t.hours);
-            if (t.costUsd)
-                tr["cost_usd"] = round4(*t.costUsd);
-            j["training"] = tr;
-        }
-        if (o.estimate.inference) {
-            const auto& i = *o.estimate.inference;
-            ordered_json in;
-            if (i.ttftMs)
-                in["ttft_ms"] = round4(*i.ttftMs);
-            if (i.tpotMs)
-                in["tpot_ms"] = round4(*i.tpotMs);
-            if (i.tokensPerS)
-                in["tokens_per_s"] = round4(*i.tokensPerS * o.replicas);
-            if (i.usdPerMillionTokens)
-                in["usd_per_million_tokens"] = round4(*i.usdPerMillionTokens);
-            if (i.samplesPerS)
-                in["samples_per_s"] = round4(*i.samplesPerS * o.replicas);
-            if (i.latencyMs)
-                in["latency_ms"] = round4(*i.latencyMs);
-            j["inference"] = in;
-        }
-        j["why"] = o.why;
-        options.push_back(j);
-    }
-    doc["options"] = options;
-    doc["pareto"] = r.pareto;
-    ordered_json alts = ordered_json::array();
-    for (const auto& a : r.alternatives)
-        alts.push_back({{"gpu", a.gpu}, {"why", a.why}});
-    doc["alternatives"] = alts;
-    doc["cost_key"] = r.costLabel;
-    doc["time_key"] = r.timeLabel;
-    doc["considered"] = r.considered;
-    doc["feasible"] = r.feasible;
-    if (!r.notes.empty())
-        doc["notes"] = r.notes;
-    return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-}
-
-std::string planToTable(const PlanResult& r)
-{
-    std::ostringstream out;
-    out << r.scenario << "\n" << r.considered << " configurations estimated, " << r.feasible
-        << " fit and meet the targets. Ranked by " << r.costLabel << ", then " << r.timeLabel << ".\n\n";
-    for (const auto& o : r.options) {
-        const bool onFront = std::find(r.pareto.begin(), r.pareto.end(), o.rank) != r.pareto.end();
-        char line[160];
-        std::snprintf(line, sizeof line, "%3d%s %-24s x%-5d %-24s %-7s %12.4g %12.4g\n", o.rank, onFront ? "*" : " ",
-                      o.gpu.c_str(), o.count * o.replicas, layout(o).c_str(), o.precision.c_str(), o.costKey, o.timeKey);
-        out << line << "      " << o.why << "\n";
-    }
-    out << "(* = on the cost-vs-time Pareto front; columns: " << r.costLabel << ", " << r.timeLabel << ")\n";
-    if (!r.alternatives.empty()) {
-        out << "\nPopular alternatives:\n";
-        for (const auto& a : r.alternatives)
-            out << "  " << a.gpu << ": " << a.why << "\n";
-    }
-    for (const auto& n : r.notes)
-        out << "note: " << n << "\n";
-    return out.str();
 }
 
 } // namespace gp

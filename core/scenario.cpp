@@ -38,26 +38,6 @@ constexpr std::array kLoraTargets{std::string_view("q_proj"),    std::string_vie
                                   std::string_view("gate_proj"), std::string_view("up_proj"),
                                   std::string_view("down_proj")};
 
-template <std::size_t N>
-std::optional<std::size_t> readChoice(JsonReader& r, const json& obj, const std::string& parent, std::string_view key,
-                                      const std::array<std::string_view, N>& choices)
-{
-    auto it = obj.find(std::string(key));
-    if (it == obj.end())
-        return std::nullopt;
-    std::string list;
-    for (auto c : choices)
-        list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
-    if (it->is_string()) {
-        const auto& s = it->get_ref<const std::string&>();
-        for (std::size_t i = 0; i < N; ++i)
-            if (choices[i] == s)
-                return i;
-    }
-    r.error(detail::joinPath(parent, key), "must be one of " + list + ", got " + detail::describe(*it));
-    return std::nullopt;
-}
-
 void parseModel(JsonReader& r, const json& m, ModelSpec& spec)
 {
     const std::string path = "model";
@@ -118,7 +98,7 @@ void parseTraining(JsonReader& r, const json& t, TrainingWorkload& w)
                 {"method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch", "seq_len",
                  "image_size", "grad_accum", "activation_checkpointing", "dataset_tokens", "dataset_samples", "epochs",
                  "targets"});
-    if (auto v = readChoice(r, t, p, "method", kMethods))
+    if (auto v = r.choice(t, p, "method", kMethods))
         w.method = static_cast<TrainMethod>(*v);
     if (auto v = r.integer(t, p, "lora_rank", 1, 65536))
         w.loraRank = *v;
@@ -145,9 +125,9 @@ void parseTraining(JsonReader& r, const json& t, TrainingWorkload& w)
             }
         }
     }
-    if (auto v = readChoice(r, t, p, "precision", kTrainPrecisions))
+    if (auto v = r.choice(t, p, "precision", kTrainPrecisions))
         w.precision = static_cast<TrainPrecision>(*v);
-    if (auto v = readChoice(r, t, p, "optimizer", kOptimizers))
+    if (auto v = r.choice(t, p, "optimizer", kOptimizers))
         w.optimizer = static_cast<Optimizer>(*v);
     if (auto v = r.integer(t, p, "micro_batch", 1, 1'000'000))
         w.microBatch = *v;
@@ -157,7 +137,7 @@ void parseTraining(JsonReader& r, const json& t, TrainingWorkload& w)
         w.imageSize = *v;
     if (auto v = r.integer(t, p, "grad_accum", 1, 1'000'000))
         w.gradAccum = *v;
-    if (auto v = readChoice(r, t, p, "activation_checkpointing", kCheckpointing))
+    if (auto v = r.choice(t, p, "activation_checkpointing", kCheckpointing))
         w.checkpointing = static_cast<Checkpointing>(*v);
     w.datasetTokens = r.number(t, p, "dataset_tokens", 0, 1e17, true);
     w.datasetSamples = r.number(t, p, "dataset_samples", 0, 1e15, true);
@@ -178,9 +158,9 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
     const std::string p = "workload.inference";
     r.checkKeys(t, p,
                 {"precision", "kv_precision", "batch", "prompt_tokens", "output_tokens", "image_size", "targets"});
-    if (auto v = readChoice(r, t, p, "precision", kInferPrecisions))
+    if (auto v = r.choice(t, p, "precision", kInferPrecisions))
         w.precision = static_cast<InferPrecision>(*v);
-    if (auto v = readChoice(r, t, p, "kv_precision", kInferPrecisions))
+    if (auto v = r.choice(t, p, "kv_precision", kInferPrecisions))
         w.kvPrecision = static_cast<InferPrecision>(*v);
     if (auto v = r.integer(t, p, "batch", 1, 1'000'000))
         w.batch = *v;
@@ -244,7 +224,7 @@ void parsePricing(JsonReader& r, const json& pr, Pricing& p)
     const std::string path = "pricing";
     r.checkKeys(pr, path,
                 {"model", "utilization", "electricity_usd_per_kwh", "pue", "amortization_years", "hosting_usd_per_gpu_year"});
-    if (auto v = readChoice(r, pr, path, "model", kPricingModels))
+    if (auto v = r.choice(pr, path, "model", kPricingModels))
         p.model = static_cast<PricingModel>(*v);
     if (auto v = r.number(pr, path, "utilization", 0, 1, true))
         p.utilization = *v;
@@ -357,11 +337,11 @@ ParsedScenario parseScenario(std::string_view text)
 
     if (const json* w = r.object(doc, "", "workload", true)) {
         r.checkKeys(*w, "workload", {"mode", "runtime", "training", "inference"});
-        if (auto v = readChoice(r, *w, "workload", "mode", kModes))
+        if (auto v = r.choice(*w, "workload", "mode", kModes))
             s.mode = static_cast<Mode>(*v);
         else if (!w->contains("mode"))
             r.error("workload.mode", "missing (required): \"training\" or \"inference\"");
-        if (auto v = readChoice(r, *w, "workload", "runtime", kRuntimes))
+        if (auto v = r.choice(*w, "workload", "runtime", kRuntimes))
             s.runtime = static_cast<Runtime>(*v);
         if (const json* t = r.object(*w, "workload", "training", false))
             parseTraining(r, *t, s.training);
