@@ -146,7 +146,7 @@ private slots:
         QCOMPARE(readAll(m_dir->filePath(aside.first())), content);
         Settings again(ini);
         QVERIFY(again.loadProblems().isEmpty());
-        QCOMPARE(again.documentManager()->recentFiles().size(), 2);
+        QCOMPARE(again.recentFiles().size(), 2);
     }
 
     void badOverlayIsSetAsideAndBuiltinUsed_data()
