@@ -6,8 +6,9 @@
 #include "ui/catalogoverlay.h"
 #include "ui/charts/chartpanel.h"
 #include "ui/estimatecontroller.h"
-#include "ui/mainwindow.h"
 #include "ui/documentmanager.h"
+#include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/resultspage.h"
 #include "ui/scenariofile.h"
 #include "ui/scenarioform.h"
@@ -18,7 +19,6 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -82,7 +82,7 @@ private:
     }
     static void edit(MainWindow& w)
     {
-        qobject_cast<QSpinBox*>(w.form()->editorFor(ScenarioModel::Field::MicroBatch))->stepUp();
+        w.form()->numberFor(ScenarioModel::Field::MicroBatch)->stepUp();
     }
 
     /// A save that fails leaves everything as it was and says so.
