@@ -1,4 +1,5 @@
 // gpuplanner: the desktop app. Thin: everything testable lives in ui/ (gpuplanner_ui).
+#include "ui/documentmanager.h"
 #include "ui/mainwindow.h"
 #include "ui/plancontroller.h"
 #include "ui/plannerpage.h"
@@ -40,7 +41,7 @@ void screenshotTabs(gp::ui::MainWindow& window, const QString& dir)
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
         QApplication::processEvents(); // shown: the planner starts planning now
-        if (tabs->widget(i) == window.plannerPage() && !waitForPlan(*window.planController(), 60000)) {
+        if (tabs->widget(i) == window.plannerPage() && !waitForPlan(*window.plannerPage()->controller(), 60000)) {
             qCritical("The plan did not finish within 60 s; no screenshot of the Planner tab");
             QApplication::exit(1);
             return;
@@ -85,14 +86,14 @@ int main(int argc, char** argv)
     window.show();
     if (parser.isSet(screenshots)) {
         if (!parser.positionalArguments().isEmpty())
-            window.openFile(parser.positionalArguments().constFirst());
+            window.documentManager()->openFile(parser.positionalArguments().constFirst());
         // After the first paint and the start-up notices.
         QTimer::singleShot(1500, &window, [&window, dir = parser.value(screenshots)] { screenshotTabs(window, dir); });
         return QApplication::exec();
     }
     // A session that crashed left an autosave: offer it before anything else.
-    window.offerRecovery();
-    if (!parser.positionalArguments().isEmpty() && window.maybeSave())
-        window.openFile(parser.positionalArguments().constFirst());
+    window.documentManager()->offerRecovery();
+    if (!parser.positionalArguments().isEmpty() && window.documentManager()->maybeSave())
+        window.documentManager()->openFile(parser.positionalArguments().constFirst());
     return QApplication::exec();
 }

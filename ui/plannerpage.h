@@ -33,6 +33,9 @@ class PlannerPage final : public QWidget
     Q_OBJECT
 public:
     PlannerPage(ScenarioModel* model, PlanController* controller, QWidget* parent = nullptr);
+
+    /// The plan it shows.
+    PlanController* controller() const { return m_controller; }
     ~PlannerPage() override;
 
     PlanTableModel* tableModel() const { return m_table; }

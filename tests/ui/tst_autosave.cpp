@@ -4,6 +4,8 @@
 // aside (*.corrupt-*), never fatal.
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/documentmanager.h"
+#include "ui/resultspage.h"
 #include "ui/numberfield.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
@@ -48,9 +50,9 @@ private:
         auto settings = std::make_unique<Settings>(m_dir->filePath(QStringLiteral("settings.ini")));
         auto w = std::make_unique<MainWindow>(std::move(settings));
         w->setErrorReporter([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
-        w->setSavePrompt([this] { return m_saveAnswer; });
+        w->documentManager()->setSavePrompt([this] { return m_saveAnswer; });
         w->setNotifier([this](const QString& t, const QString& m) { m_notices << t + QStringLiteral(": ") + m; });
-        w->setRecoveryPrompt([this](const QString& text) {
+        w->documentManager()->setRecoveryPrompt([this](const QString& text) {
             m_prompts << text;
             return m_restore;
         });
@@ -93,12 +95,12 @@ private slots:
     void editsAreCoalescedIntoOneDelayedWrite()
     {
         auto w = makeWindow();
-        SessionAutosave* a = w->autosave();
+        SessionAutosave* a = w->documentManager()->autosave();
         QCOMPARE(a->delayMs(), SessionAutosave::kDelayMs);
         a->setDelayMs(150); // the test's patience, not the app's
         QSignalSpy written(a, &SessionAutosave::written);
         NumberField* mb = spin(*w, Field::MicroBatch);
-        const int original = w->scenarioModel()->scenario().training.microBatch;
+        const int original = w->documentManager()->model()->scenario().training.microBatch;
         mb->setValue(original + 1);
         mb->setValue(original + 2);
         mb->setValue(original + 3); // a burst of keystrokes
@@ -125,17 +127,17 @@ private slots:
     {
         auto w = makeWindow();
         spin(*w, Field::SeqLen)->stepUp();
-        QVERIFY(w->autosave()->writeNow().isEmpty());
-        QVERIFY(QFile::exists(w->autosave()->path()));
-        w->scenarioModel()->undoStack()->undo(); // back to what is on disk (the defaults)
-        QVERIFY(!QFile::exists(w->autosave()->path()));
-        QVERIFY(!w->autosave()->isScheduled());
+        QVERIFY(w->documentManager()->autosave()->writeNow().isEmpty());
+        QVERIFY(QFile::exists(w->documentManager()->autosave()->path()));
+        w->documentManager()->model()->undoStack()->undo(); // back to what is on disk (the defaults)
+        QVERIFY(!QFile::exists(w->documentManager()->autosave()->path()));
+        QVERIFY(!w->documentManager()->autosave()->isScheduled());
 
         spin(*w, Field::SeqLen)->stepUp();
-        QVERIFY(w->autosave()->writeNow().isEmpty());
+        QVERIFY(w->documentManager()->autosave()->writeNow().isEmpty());
         const QString file = m_dir->filePath(QStringLiteral("x.gpuplan.json"));
-        QVERIFY(w->saveTo(file));
-        QVERIFY(!QFile::exists(w->autosave()->path()));
+        QVERIFY(w->documentManager()->saveTo(file));
+        QVERIFY(!QFile::exists(w->documentManager()->autosave()->path()));
     }
 
     void cleanExitRemovesTheAutosaveCancelKeepsIt()
@@ -143,8 +145,8 @@ private slots:
         auto w = makeWindow();
         w->show();
         spin(*w, Field::MicroBatch)->stepUp();
-        QVERIFY(w->autosave()->writeNow().isEmpty());
-        const QString path = w->autosave()->path();
+        QVERIFY(w->documentManager()->autosave()->writeNow().isEmpty());
+        const QString path = w->documentManager()->autosave()->path();
 
         m_saveAnswer = QMessageBox::Cancel;
         QVERIFY(!w->close()); // the user went back to work: keep it
@@ -155,8 +157,8 @@ private slots:
         QVERIFY(!QFile::exists(path));
         w.reset();
         auto next = makeWindow();
-        QVERIFY(next->autosave()->orphans().isEmpty());
-        QVERIFY(!next->offerRecovery());
+        QVERIFY(next->documentManager()->autosave()->orphans().isEmpty());
+        QVERIFY(!next->documentManager()->offerRecovery());
         QVERIFY(m_prompts.isEmpty());
     }
 
@@ -167,31 +169,31 @@ private slots:
         QString crashed;
         {
             auto w = makeWindow();
-            QVERIFY(w->saveTo(file));
+            QVERIFY(w->documentManager()->saveTo(file));
             NumberField* mb = spin(*w, Field::MicroBatch);
-            edited = w->scenarioModel()->scenario().training.microBatch + 5;
+            edited = w->documentManager()->model()->scenario().training.microBatch + 5;
             mb->setValue(edited);
             QVERIFY(w->isWindowModified());
-            QVERIFY(w->autosave()->writeNow().isEmpty());
-            crashed = w->autosave()->path();
+            QVERIFY(w->documentManager()->autosave()->writeNow().isEmpty());
+            crashed = w->documentManager()->autosave()->path();
             // Destroyed without closing: what a crash leaves behind.
         }
         QVERIFY(QFile::exists(crashed));
 
         auto w = makeWindow();
-        QCOMPARE(w->autosave()->orphans(), QStringList{crashed});
-        QVERIFY(w->offerRecovery());
+        QCOMPARE(w->documentManager()->autosave()->orphans(), QStringList{crashed});
+        QVERIFY(w->documentManager()->offerRecovery());
         QCOMPARE(m_prompts.size(), 1);
         QVERIFY(m_prompts.first().contains(QStringLiteral("job.gpuplan.json")));
-        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, edited);
-        QCOMPARE(w->currentFile(), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(w->documentManager()->model()->scenario().training.microBatch, edited);
+        QCOMPARE(w->documentManager()->currentFile(), QFileInfo(file).absoluteFilePath());
         QVERIFY(w->isWindowModified());
-        QVERIFY(!w->scenarioModel()->undoStack()->isClean());
+        QVERIFY(!w->documentManager()->model()->undoStack()->isClean());
         // The restored session is this session's autosave now; the old file is gone.
         QVERIFY(!QFile::exists(crashed));
-        QVERIFY(QFile::exists(w->autosave()->path()));
+        QVERIFY(QFile::exists(w->documentManager()->autosave()->path()));
         QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("Restored")));
-        QTRY_VERIFY_WITH_TIMEOUT(w->controller()->estimate().results.size() > 0, 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->resultsPage()->controller()->estimate().results.size() > 0, 2000);
         QVERIFY(m_errors.isEmpty());
     }
 
@@ -201,8 +203,8 @@ private slots:
         {
             auto w = makeWindow();
             spin(*w, Field::MicroBatch)->stepUp();
-            QVERIFY(w->autosave()->writeNow().isEmpty());
-            crashed = w->autosave()->path();
+            QVERIFY(w->documentManager()->autosave()->writeNow().isEmpty());
+            crashed = w->documentManager()->autosave()->path();
         }
         QFile f(crashed);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -211,17 +213,17 @@ private slots:
 
         m_restore = false;
         auto w = makeWindow();
-        QVERIFY(!w->offerRecovery());
+        QVERIFY(!w->documentManager()->offerRecovery());
         QCOMPARE(m_prompts.size(), 1);
         QVERIFY(!QFile::exists(crashed));
         QFile bak(crashed + QStringLiteral(".bak"));
         QVERIFY(bak.open(QIODevice::ReadOnly));
         QCOMPARE(bak.readAll(), bytes);
-        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, gp::defaultScenario().training.microBatch);
+        QCOMPARE(w->documentManager()->model()->scenario().training.microBatch, gp::defaultScenario().training.microBatch);
         QVERIFY(!w->isWindowModified());
         // Set aside means not offered again.
         auto again = makeWindow();
-        QVERIFY(!again->offerRecovery());
+        QVERIFY(!again->documentManager()->offerRecovery());
         QCOMPARE(m_prompts.size(), 1);
     }
 
@@ -235,25 +237,25 @@ private slots:
         f.close();
 
         auto w = makeWindow();
-        QVERIFY(!w->offerRecovery()); // and no crash, no modal
+        QVERIFY(!w->documentManager()->offerRecovery()); // and no crash, no modal
         QVERIFY(m_prompts.isEmpty());
         QCOMPARE(m_notices.size(), 1);
         QVERIFY(m_notices.first().contains(QStringLiteral("cannot be restored")));
         QVERIFY(!QFile::exists(path));
         QCOMPARE(filesIn(QStringLiteral("session-20200101-000000-1-1.json.corrupt-*")).size(), 1);
-        QVERIFY(w->resultsModel() != nullptr);
-        QVERIFY(w->controller()->estimate().results.size() > 0);
+        QVERIFY(w->resultsPage()->model() != nullptr);
+        QVERIFY(w->resultsPage()->controller()->estimate().results.size() > 0);
     }
 
     void autosaveOfARunningSessionIsNotOffered()
     {
         auto running = makeWindow();
         spin(*running, Field::MicroBatch)->stepUp();
-        QVERIFY(running->autosave()->writeNow().isEmpty());
+        QVERIFY(running->documentManager()->autosave()->writeNow().isEmpty());
         auto second = makeWindow(); // a second window (or instance) starting now
-        QVERIFY(second->autosave()->orphans().isEmpty());
-        QVERIFY(!second->offerRecovery());
-        QVERIFY(QFile::exists(running->autosave()->path()));
+        QVERIFY(second->documentManager()->autosave()->orphans().isEmpty());
+        QVERIFY(!second->documentManager()->offerRecovery());
+        QVERIFY(QFile::exists(running->documentManager()->autosave()->path()));
     }
 
     void lockLeftByADeadProcessCountsAsCrashed()
@@ -290,10 +292,10 @@ private slots:
         QVERIFY(QFile::exists(path + QStringLiteral(".lock")));
 
         auto w = makeWindow();
-        QCOMPARE(w->autosave()->orphans(), QStringList{path});
-        QVERIFY(w->offerRecovery());
-        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, 3);
-        QVERIFY(w->currentFile().isEmpty());
+        QCOMPARE(w->documentManager()->autosave()->orphans(), QStringList{path});
+        QVERIFY(w->documentManager()->offerRecovery());
+        QCOMPARE(w->documentManager()->model()->scenario().training.microBatch, 3);
+        QVERIFY(w->documentManager()->currentFile().isEmpty());
         QVERIFY(w->isWindowModified());
     }
 

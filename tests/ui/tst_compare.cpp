@@ -8,6 +8,8 @@
 #include "ui/format.h"
 #include "ui/gpupicker.h"
 #include "ui/mainwindow.h"
+#include "ui/documentmanager.h"
+#include "ui/resultspage.h"
 #include "ui/palette.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
@@ -175,23 +177,23 @@ private slots:
     {
         MainWindow w(std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini"))));
         w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + m)); });
-        w.setSavePrompt([] { return int(QMessageBox::Discard); });
-        w.scenarioModel()->setGpus({"nvidia-h100-sxm", "nvidia-a100-80gb-sxm", "nvidia-l40s", "nvidia-rtx-4090"});
-        w.controller()->recomputeNow();
+        w.documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
+        w.documentManager()->model()->setGpus({"nvidia-h100-sxm", "nvidia-a100-80gb-sxm", "nvidia-l40s", "nvidia-rtx-4090"});
+        w.resultsPage()->controller()->recomputeNow();
         const QStringList chosen{"nvidia-l40s", "nvidia-rtx-4090"};
         w.comparison()->setGpuIds(chosen);
         QCOMPARE(w.comparison()->model()->gpuIds(), chosen);
         // An edit drops the L40S; undo brings it back, and the choice with it.
-        w.scenarioModel()->setGpus({"nvidia-h100-sxm", "nvidia-a100-80gb-sxm", "nvidia-rtx-4090"});
-        w.controller()->recomputeNow();
+        w.documentManager()->model()->setGpus({"nvidia-h100-sxm", "nvidia-a100-80gb-sxm", "nvidia-rtx-4090"});
+        w.resultsPage()->controller()->recomputeNow();
         QVERIFY(!w.comparison()->model()->gpuIds().contains(QStringLiteral("nvidia-l40s")));
-        w.scenarioModel()->undoStack()->undo();
-        w.controller()->recomputeNow();
+        w.documentManager()->model()->undoStack()->undo();
+        w.resultsPage()->controller()->recomputeNow();
         QCOMPARE(w.comparison()->model()->gpuIds(), chosen);
         // A file with only the RTX 4090, then one with every GPU.
-        QVERIFY(w.openFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-8b-lora-rtx4090.gpuplan.json")));
+        QVERIFY(w.documentManager()->openFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-8b-lora-rtx4090.gpuplan.json")));
         QCOMPARE(w.comparison()->model()->gpuIds(), QStringList{"nvidia-rtx-4090"});
-        QVERIFY(w.openFile(QStringLiteral(GP_EXAMPLES_DIR "/gpt2-124m-pretrain.gpuplan.json")));
+        QVERIFY(w.documentManager()->openFile(QStringLiteral(GP_EXAMPLES_DIR "/gpt2-124m-pretrain.gpuplan.json")));
         QCOMPARE(w.comparison()->model()->gpuIds(), chosen);
     }
 

@@ -6,8 +6,10 @@
 #include "ui/catalogoverlay.h"
 #include "ui/charts/chartpanel.h"
 #include "ui/estimatecontroller.h"
+#include "ui/documentmanager.h"
 #include "ui/mainwindow.h"
 #include "ui/numberfield.h"
+#include "ui/resultspage.h"
 #include "ui/scenariofile.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
@@ -70,12 +72,12 @@ private:
     {
         auto w = std::make_unique<MainWindow>(std::make_unique<Settings>(path(QStringLiteral("settings.ini"))));
         w->setErrorReporter([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
-        w->setSavePrompt([this] {
+        w->documentManager()->setSavePrompt([this] {
             ++m_prompts;
             return m_saveAnswer;
         });
         w->setNotifier([](const QString&, const QString&) {});
-        w->setRecoveryPrompt([](const QString&) { return false; });
+        w->documentManager()->setRecoveryPrompt([](const QString&) { return false; });
         return w;
     }
     static void edit(MainWindow& w)
@@ -86,7 +88,7 @@ private:
     /// A save that fails leaves everything as it was and says so.
     void checkFailedSave(MainWindow& w, const QString& target, const QString& reason)
     {
-        QVERIFY(!w.saveTo(target));
+        QVERIFY(!w.documentManager()->saveTo(target));
         QCOMPARE(bytesOf(target), kOld);
         QCOMPARE(m_errors.size(), 1);
         QVERIFY2(m_errors.first().contains(reason), qPrintable(m_errors.first()));
@@ -97,8 +99,8 @@ private:
         m_prompts = 0;
         QVERIFY(!w.close());
         QCOMPARE(m_prompts, 1);
-        QVERIFY(!w.autosave()->path().isEmpty());
-        QVERIFY(QFileInfo::exists(w.autosave()->path()));
+        QVERIFY(!w.documentManager()->autosave()->path().isEmpty());
+        QVERIFY(QFileInfo::exists(w.documentManager()->autosave()->path()));
     }
 
 private slots:
@@ -169,10 +171,10 @@ private slots:
             }
         }
         edit(*w);
-        w->autosave()->writeNow(); // the autosave lives elsewhere (the test's folder)
+        w->documentManager()->autosave()->writeNow(); // the autosave lives elsewhere (the test's folder)
         checkFailedSave(*w, target, kNoSpace);
         QCOMPARE(filesBeside(target), (QStringList{QStringLiteral("fill"), QStringLiteral("s.gpuplan.json")}));
-        w->setSavePrompt([] { return int(QMessageBox::Discard); });
+        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
     }
 
     void scenarioSaveAndSaveAsFailures_data()
@@ -187,35 +189,35 @@ private slots:
         auto w = makeWindow();
         const QString first = path(QStringLiteral("first.gpuplan.json"));
         const QString other = path(QStringLiteral("other.gpuplan.json"));
-        QVERIFY(w->saveTo(first));
+        QVERIFY(w->documentManager()->saveTo(first));
         put(first, kOld);
         put(other, kOld);
         edit(*w);
-        QCOMPARE(w->autosave()->writeNow(), QString());
-        const QByteArray autosave = bytesOf(w->autosave()->path());
+        QCOMPARE(w->documentManager()->autosave()->writeNow(), QString());
+        const QByteArray autosave = bytesOf(w->documentManager()->autosave()->path());
         testhooks::failNextWrites(WriteStep::Write, ENOSPC);
         checkFailedSave(*w, saveAs ? other : first, kNoSpace);
-        QCOMPARE(w->currentFile(), QFileInfo(first).absoluteFilePath());
-        QCOMPARE(bytesOf(w->autosave()->path()), autosave);
-        w->setSavePrompt([] { return int(QMessageBox::Discard); });
+        QCOMPARE(w->documentManager()->currentFile(), QFileInfo(first).absoluteFilePath());
+        QCOMPARE(bytesOf(w->documentManager()->autosave()->path()), autosave);
+        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
     }
 
     void failedAutosaveKeepsThePreviousOne()
     {
         auto w = makeWindow();
         edit(*w);
-        QCOMPARE(w->autosave()->writeNow(), QString());
-        const QString file = w->autosave()->path();
+        QCOMPARE(w->documentManager()->autosave()->writeNow(), QString());
+        const QString file = w->documentManager()->autosave()->path();
         const QByteArray before = bytesOf(file);
         edit(*w);
         testhooks::failNextWrites(WriteStep::Sync, ENOSPC);
-        QCOMPARE(w->autosave()->writeNow(), QStringLiteral("cannot flush the data to disk: No space left on device"));
+        QCOMPARE(w->documentManager()->autosave()->writeNow(), QStringLiteral("cannot flush the data to disk: No space left on device"));
         QCOMPARE(w->statusBar()->currentMessage(),
                  QStringLiteral("Autosave failed: cannot flush the data to disk: No space left on device"));
         QCOMPARE(bytesOf(file), before);
-        QCOMPARE(QDir(w->autosave()->directory()).entryList(QDir::Files | QDir::Hidden).filter(QStringLiteral(".tmp")),
+        QCOMPARE(QDir(w->documentManager()->autosave()->directory()).entryList(QDir::Files | QDir::Hidden).filter(QStringLiteral(".tmp")),
                  QStringList());
-        w->setSavePrompt([] { return int(QMessageBox::Discard); });
+        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
     }
 
     void exportsFailKeepingTheOldFile_data()
@@ -239,7 +241,7 @@ private slots:
         else if (name.endsWith(QLatin1String(".pdf")))
             QVERIFY(!w->exportReport(target));
         else
-            error = w->chartPanel(charts::ChartKind::Vram)->saveImage(target);
+            error = w->resultsPage()->chartPanel(charts::ChartKind::Vram)->saveImage(target);
         if (error.isEmpty()) {
             QCOMPARE(m_errors.size(), 1);
             QVERIFY2(m_errors.first().endsWith(QDir::toNativeSeparators(target) + QStringLiteral(":\n") + kNoSpace),
@@ -258,7 +260,7 @@ private slots:
             else if (name.endsWith(QLatin1String(".pdf")))
                 QVERIFY(w->exportReport(target));
             else
-                QCOMPARE(w->chartPanel(charts::ChartKind::Vram)->saveImage(target), QString());
+                QCOMPARE(w->resultsPage()->chartPanel(charts::ChartKind::Vram)->saveImage(target), QString());
             const QByteArray head = bytesOf(target).left(5);
             QCOMPARE(head, name.endsWith(QLatin1String(".pdf"))   ? QByteArrayLiteral("%PDF-")
                            : name.endsWith(QLatin1String(".png")) ? QByteArrayLiteral("\x89PNG\r")
@@ -353,15 +355,15 @@ private slots:
     void currencySymbolIsNotAFormatString()
     {
         auto w = makeWindow();
-        w->controller()->recomputeNow();
-        const gp::Estimate& e = w->controller()->estimate();
+        w->resultsPage()->controller()->recomputeNow();
+        const gp::Estimate& e = w->resultsPage()->controller()->estimate();
         const QString plain = recommendationText(e, QStringLiteral("¤"));
         QVERIFY(plain.contains(QStringLiteral("¤")));
         QCOMPARE(recommendationText(e, QStringLiteral("%1%2")), QString(plain).replace(QStringLiteral("¤"), QStringLiteral("%1%2")));
         QCOMPARE(Settings::currencySymbolProblem(QStringLiteral("%1%2")), QString());
         QCOMPARE(Settings::currencySymbolProblem(QStringLiteral("EURO$")),
                  QStringLiteral("The currency symbol is at most 4 characters long (\"EURO$\" has 5)."));
-        w->setSavePrompt([] { return int(QMessageBox::Discard); });
+        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
     }
 };
 

@@ -4,6 +4,7 @@
 #include "ui/estimatecontroller.h"
 #include "ui/format.h"
 #include "ui/mainwindow.h"
+#include "ui/documentmanager.h"
 #include "ui/plancontroller.h"
 #include "ui/plannerpage.h"
 #include "ui/plantablemodel.h"
@@ -317,15 +318,15 @@ private slots:
     {
         MainWindow w(std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini"))));
         w.setErrorReporter([](const QString& t, const QString& msg) { QFAIL(qPrintable(t + QStringLiteral(": ") + msg)); });
-        QVERIFY(w.openFile(kServe70b));
+        QVERIFY(w.documentManager()->openFile(kServe70b));
         w.resize(1500, 940);
         w.show();
         w.tabs()->setCurrentWidget(w.plannerPage());
-        QTRY_VERIFY_WITH_TIMEOUT(w.planController()->hasResult() && !w.planController()->isRunning(), 10000);
-        const std::string before = gp::scenarioToJson(w.scenarioModel()->scenario());
+        QTRY_VERIFY_WITH_TIMEOUT(w.plannerPage()->controller()->hasResult() && !w.plannerPage()->controller()->isRunning(), 10000);
+        const std::string before = gp::scenarioToJson(w.documentManager()->model()->scenario());
         const gp::PlanOption want = *w.plannerPage()->tableModel()->option(w.plannerPage()->selectedRow());
         QTest::mouseClick(w.plannerPage()->useButton(), Qt::LeftButton);
-        QCOMPARE(w.scenarioModel()->scenario().hardware.count, want.count);
+        QCOMPARE(w.documentManager()->model()->scenario().hardware.count, want.count);
         QVERIFY(w.isWindowModified());
         // Edit > Undo (Ctrl+Z) restores the scenario in one step.
         QAction* undo = nullptr;
@@ -334,7 +335,7 @@ private slots:
                 undo = a;
         QVERIFY(undo);
         undo->trigger();
-        QCOMPARE(gp::scenarioToJson(w.scenarioModel()->scenario()), before);
+        QCOMPARE(gp::scenarioToJson(w.documentManager()->model()->scenario()), before);
         QVERIFY(!w.isWindowModified());
     }
 };

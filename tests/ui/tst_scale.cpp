@@ -7,6 +7,8 @@
 #include "ui/comparisonview.h"
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/documentmanager.h"
+#include "ui/resultspage.h"
 #include "ui/numberfield.h"
 #include "ui/resultstablemodel.h"
 #include "ui/scenarioform.h"
@@ -71,7 +73,7 @@ private:
         auto settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
         auto w = std::make_unique<MainWindow>(std::move(settings));
         w->setErrorReporter([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
-        w->setSavePrompt([] { return int(QMessageBox::Discard); });
+        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
         w->setNotifier([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
         return w;
     }
@@ -117,25 +119,25 @@ private slots:
         QVERIFY2(w->startupProblems().isEmpty(), qPrintable(w->startupProblems().join(QLatin1Char('\n'))));
         const std::size_t total = gp::Catalog::builtin().gpus().size() + kCustomGpus;
         QCOMPARE(total, std::size_t(1048));
-        QCOMPARE(w->controller()->catalog().gpus().size(), total);
+        QCOMPARE(w->resultsPage()->controller()->catalog().gpus().size(), total);
         QCOMPARE(w->form()->gpuList()->count(), int(total));
 
         QStringList all;
-        for (const auto& g : w->controller()->catalog().gpus())
+        for (const auto& g : w->resultsPage()->controller()->catalog().gpus())
             all << QString::fromStdString(g.id);
         w->resize(1500, 940);
         w->show();
         QElapsedTimer t;
         t.start();
-        w->scenarioModel()->setGpus(all);
-        w->controller()->recomputeNow();
+        w->documentManager()->model()->setGpus(all);
+        w->resultsPage()->controller()->recomputeNow();
         const qint64 setAllMs = t.elapsed();
-        QCOMPARE(w->scenarioModel()->scenario().hardware.gpus.size(), total);
-        QVERIFY2(w->controller()->error().isEmpty(), qPrintable(w->controller()->error()));
-        QCOMPARE(w->resultsModel()->rowCount(), 1048);
-        QCOMPARE(w->resultsProxy()->rowCount(), 1048);
+        QCOMPARE(w->documentManager()->model()->scenario().hardware.gpus.size(), total);
+        QVERIFY2(w->resultsPage()->controller()->error().isEmpty(), qPrintable(w->resultsPage()->controller()->error()));
+        QCOMPARE(w->resultsPage()->model()->rowCount(), 1048);
+        QCOMPARE(w->resultsPage()->proxy()->rowCount(), 1048);
         for (int k = 0; k < charts::kChartKindCount; ++k) {
-            const auto* panel = w->chartPanel(static_cast<charts::ChartKind>(k));
+            const auto* panel = w->resultsPage()->chartPanel(static_cast<charts::ChartKind>(k));
             const auto shown = panel->shownGpuIds().size();
             QVERIFY2(shown > 0 && shown <= std::size_t(charts::kMaxGpus), qPrintable(QString::number(shown)));
             QCOMPARE(charts::kMaxGpus, 16);
@@ -145,18 +147,18 @@ private slots:
         auto* mb = w->form()->numberFor(Field::MicroBatch);
         t.restart();
         mb->setValue(mb->value().value() + 1);
-        w->controller()->recomputeNow();
+        w->resultsPage()->controller()->recomputeNow();
         w->repaint();
         const qint64 editMs = t.elapsed();
         qInfo("1,048 GPUs: ticking all %lld ms, one edit to redraw %lld ms", setAllMs, editMs);
         QVERIFY2(editMs < 2000, "an edit must not freeze the window"); // ~40 ms here; generous for sanitizers
-        QCOMPARE(w->resultsModel()->rowCount(), 1048);
+        QCOMPARE(w->resultsPage()->model()->rowCount(), 1048);
         // The per-GPU numbers are the core's (numbers-only for the table).
-        const int row = w->resultsModel()->rowOf(QStringLiteral("synthetic-gpu-500"));
+        const int row = w->resultsPage()->model()->rowOf(QStringLiteral("synthetic-gpu-500"));
         QVERIFY(row >= 0);
-        const gp::Gpu* gpu = w->controller()->catalog().find("synthetic-gpu-500");
-        const auto direct = gp::estimateOn(w->scenarioModel()->scenario(), *gpu);
-        QCOMPARE(w->resultsModel()->cellValue(row, ResultsTableModel::ThroughputColumn).value(),
+        const gp::Gpu* gpu = w->resultsPage()->controller()->catalog().find("synthetic-gpu-500");
+        const auto direct = gp::estimateOn(w->documentManager()->model()->scenario(), *gpu);
+        QCOMPARE(w->resultsPage()->model()->cellValue(row, ResultsTableModel::ThroughputColumn).value(),
                  direct.training->tokensPerS);
         QVERIFY(m_errors.isEmpty());
     }
@@ -168,12 +170,12 @@ private slots:
         auto w = makeWindow();
         QElapsedTimer t;
         t.start();
-        QVERIFY2(w->openFile(path), qPrintable(m_errors.join(QLatin1Char('\n'))));
+        QVERIFY2(w->documentManager()->openFile(path), qPrintable(m_errors.join(QLatin1Char('\n'))));
         qInfo("opening a %lld-byte scenario took %lld ms", QFileInfo(path).size(), t.elapsed());
         QVERIFY(t.elapsed() < 5000);
-        QCOMPARE(w->scenarioModel()->scenario().name, std::string("ten-mb"));
-        QCOMPARE(w->currentFile(), QFileInfo(path).absoluteFilePath());
-        QVERIFY(w->resultsModel()->rowCount() > 0);
+        QCOMPARE(w->documentManager()->model()->scenario().name, std::string("ten-mb"));
+        QCOMPARE(w->documentManager()->currentFile(), QFileInfo(path).absoluteFilePath());
+        QVERIFY(w->resultsPage()->model()->rowCount() > 0);
     }
 
     void seventeenMegabyteScenarioIsRefusedAndEditsKept()
@@ -182,24 +184,24 @@ private slots:
         QVERIFY(QFileInfo(path).size() > 16 * 1024 * 1024);
         auto w = makeWindow();
         const QString mine = m_dir.filePath(QStringLiteral("mine.gpuplan.json"));
-        QVERIFY(w->saveTo(mine));
+        QVERIFY(w->documentManager()->saveTo(mine));
         auto* mb = w->form()->numberFor(Field::MicroBatch);
-        const int edited = w->scenarioModel()->scenario().training.microBatch + 3;
+        const int edited = w->documentManager()->model()->scenario().training.microBatch + 3;
         mb->setValue(edited);
         QVERIFY(w->isWindowModified());
-        const int undoSteps = w->scenarioModel()->undoStack()->count();
+        const int undoSteps = w->documentManager()->model()->undoStack()->count();
 
         QElapsedTimer t;
         t.start();
-        QVERIFY(!w->openFile(path));
+        QVERIFY(!w->documentManager()->openFile(path));
         QVERIFY2(t.elapsed() < 2000, "refusing must not read the whole file");
         QCOMPARE(m_errors.size(), 1);
         QVERIFY(m_errors.first().contains(QStringLiteral("16 MiB")));
         // The current scenario, its file, its unsaved edits and their undo history stay.
-        QCOMPARE(w->scenarioModel()->scenario().training.microBatch, edited);
-        QCOMPARE(w->currentFile(), QFileInfo(mine).absoluteFilePath());
+        QCOMPARE(w->documentManager()->model()->scenario().training.microBatch, edited);
+        QCOMPARE(w->documentManager()->currentFile(), QFileInfo(mine).absoluteFilePath());
         QVERIFY(w->isWindowModified());
-        QCOMPARE(w->scenarioModel()->undoStack()->count(), undoSteps);
+        QCOMPARE(w->documentManager()->model()->undoStack()->count(), undoSteps);
     }
 };
 

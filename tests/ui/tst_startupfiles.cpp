@@ -4,6 +4,8 @@
 // "<name>.corrupt-<timestamp>" so nothing is lost and the next start is clean.
 #include "ui/catalogoverlay.h"
 #include "ui/mainwindow.h"
+#include "ui/documentmanager.h"
+#include "ui/resultspage.h"
 #include "ui/estimatecontroller.h"
 #include "ui/resultstablemodel.h"
 #include "ui/settings.h"
@@ -224,10 +226,10 @@ private slots:
             MainWindow w(std::make_unique<Settings>(path("app.ini")));
             w.setNotifier([&](const QString& t, const QString& m) { notices << t + QStringLiteral(": ") + m; });
             w.setErrorReporter([](const QString& t, const QString& m) { QFAIL(qPrintable(t + m)); });
-            w.setSavePrompt([] { return int(QMessageBox::Discard); });
+            w.documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
             // It works, on the built-in catalog and the default settings.
-            QCOMPARE(w.controller()->catalog().gpus().size(), gp::Catalog::builtin().gpus().size());
-            QCOMPARE(w.resultsModel()->rowCount(), int(gp::Catalog::builtin().gpus().size()));
+            QCOMPARE(w.resultsPage()->controller()->catalog().gpus().size(), gp::Catalog::builtin().gpus().size());
+            QCOMPARE(w.resultsPage()->model()->rowCount(), int(gp::Catalog::builtin().gpus().size()));
             QCOMPARE(w.startupProblems().size(), 2);
             const QString status = w.statusBar()->currentMessage();
             QVERIFY(status.contains(QStringLiteral("settings")));

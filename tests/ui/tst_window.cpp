@@ -1,6 +1,7 @@
 // The main window's size and place: the first window fits the screen, a stored
 // geometry comes back on a visible screen, and a settings file with absurd
 // window or splitter sizes is set aside instead of being applied.
+#include "ui/documentmanager.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 #include "ui/windowgeometry.h"
@@ -195,7 +196,7 @@ private slots:
         QVERIFY(QDir(m_dir->path()).mkpath(QStringLiteral("plans/q3")));
         const QString folder = QDir::toNativeSeparators(m_dir->filePath(QStringLiteral("plans/q3")));
         const QString plan = m_dir->filePath(QStringLiteral("plans/q3/llama.gpuplan.json"));
-        QVERIFY(w.saveTo(plan));
+        QVERIFY(w.documentManager()->saveTo(plan));
         QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Saved llama.gpuplan.json"));
         QCOMPARE(w.statusBar()->toolTip(), QDir::toNativeSeparators(plan)); // the full path, on demand
         const QString csv = m_dir->filePath(QStringLiteral("plans/q3/estimate.csv"));
@@ -208,7 +209,7 @@ private slots:
         QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Report written: report.pdf (")),
                  qPrintable(w.statusBar()->currentMessage()));
         QVERIFY(!w.statusBar()->currentMessage().contains(folder));
-        QVERIFY(w.openFile(plan));
+        QVERIFY(w.documentManager()->openFile(plan));
         QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Opened llama.gpuplan.json"));
         // The tooltip belongs to its message: gone when the message goes.
         w.statusBar()->clearMessage();

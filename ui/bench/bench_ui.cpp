@@ -5,6 +5,8 @@
 // built-in catalog, start-up < 1 s; with 1,048 GPUs the window stays responsive.
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/documentmanager.h"
+#include "ui/resultspage.h"
 #include "ui/numberfield.h"
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
@@ -94,9 +96,9 @@ EditTimes measureEdits(gp::ui::MainWindow& w, int edits)
         spin->setValue(i % 2 == 0 ? 8 : 4);       // the user's edit
         const qint64 a = t.nsecsElapsed();
         // The core alone, for the breakdown: numbers only, as the controller runs it.
-        (void)gp::estimate(w.scenarioModel()->scenario(), w.controller()->catalog(), gp::EstimateOptions{false});
+        (void)gp::estimate(w.documentManager()->model()->scenario(), w.resultsPage()->controller()->catalog(), gp::EstimateOptions{false});
         const qint64 b = t.nsecsElapsed();
-        w.controller()->recomputeNow();            // what the coalescing timer fires: estimate + views
+        w.resultsPage()->controller()->recomputeNow();            // what the coalescing timer fires: estimate + views
         const qint64 c = t.nsecsElapsed();
         w.repaint();                               // synchronous redraw of the whole window
         const qint64 d = t.nsecsElapsed();
@@ -140,13 +142,13 @@ int main(int argc, char** argv)
     // Whole catalog selected (the default: no GPU ticked).
     (void)measureEdits(w, 3); // warm-up
     const EditTimes all = measureEdits(w, 41);
-    const std::size_t catalogSize = w.controller()->catalog().gpus().size();
+    const std::size_t catalogSize = w.resultsPage()->controller()->catalog().gpus().size();
 
     // Each GPU of the catalog on its own.
     std::vector<double> perGpu;
-    for (const auto& g : w.controller()->catalog().gpus()) {
-        w.scenarioModel()->setGpus({QString::fromStdString(g.id)});
-        w.controller()->recomputeNow();
+    for (const auto& g : w.resultsPage()->controller()->catalog().gpus()) {
+        w.documentManager()->model()->setGpus({QString::fromStdString(g.id)});
+        w.resultsPage()->controller()->recomputeNow();
         perGpu.push_back(median(measureEdits(w, 3).total));
     }
     w.hide();
@@ -166,7 +168,7 @@ int main(int argc, char** argv)
     big.show();
     QApplication::processEvents();
     const double bigStartupMs = static_cast<double>(bigStart.nsecsElapsed()) / 1e6;
-    const std::size_t bigSize = big.controller()->catalog().gpus().size();
+    const std::size_t bigSize = big.resultsPage()->controller()->catalog().gpus().size();
     (void)measureEdits(big, 3); // warm-up
     const EditTimes bigAll = measureEdits(big, 41);
 

@@ -1,0 +1,197 @@
+#include "hardwaregroup.h"
+
+#include "formbinder.h"
+
+#include "ui/format.h"
+
+#include "core/catalog.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSet>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+using Field = ScenarioModel::Field;
+
+namespace {
+
+constexpr int kIdRole = Qt::UserRole;
+
+} // namespace
+
+HardwareGroup::HardwareGroup(FormBinder* binder, QWidget* parent)
+    : QGroupBox(tr("Hardware"), parent)
+    , m_binder(binder)
+    , m_model(binder->model())
+{
+    auto* v = new QVBoxLayout(this);
+    auto* filters = new QHBoxLayout;
+    m_vendorFilter = new QComboBox;
+    m_vendorFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_vendorFilter->setAccessibleName(tr("Vendor filter"));
+    m_vendorFilter->setToolTip(tr("Show only this vendor's GPUs in the list"));
+    m_tierFilter = new QComboBox;
+    m_tierFilter->setAccessibleName(tr("Tier filter"));
+    m_tierFilter->setToolTip(tr("Show only this market tier in the list"));
+    m_tierFilter->addItem(tr("All tiers"), -1);
+    for (const auto t : {gp::Tier::Consumer, gp::Tier::Workstation, gp::Tier::InferenceDatacenter,
+                         gp::Tier::TrainingDatacenter, gp::Tier::Frontier})
+        m_tierFilter->addItem(QString::fromUtf8(gp::tierLabel(t).data(), static_cast<qsizetype>(gp::tierLabel(t).size())),
+                              static_cast<int>(t));
+    m_gpuSearch = new QLineEdit;
+    m_gpuSearch->setPlaceholderText(tr("Search GPUs"));
+    m_gpuSearch->setAccessibleName(tr("Search GPUs"));
+    m_gpuSearch->setClearButtonEnabled(true);
+    filters->addWidget(m_vendorFilter);
+    filters->addWidget(m_tierFilter);
+    filters->addWidget(m_gpuSearch, 1);
+    v->addLayout(filters);
+    connect(m_vendorFilter, &QComboBox::currentIndexChanged, this, &HardwareGroup::refreshGpuFilter);
+    connect(m_tierFilter, &QComboBox::currentIndexChanged, this, &HardwareGroup::refreshGpuFilter);
+    connect(m_gpuSearch, &QLineEdit::textChanged, this, &HardwareGroup::refreshGpuFilter);
+
+    m_gpuList = new QListWidget;
+    m_gpuList->setAccessibleName(tr("GPUs to consider"));
+    m_gpuList->setToolTip(tr("Tick the GPUs to compare; none ticked = the whole catalog"));
+    m_gpuList->setMinimumHeight(150);
+    m_gpuList->setUniformItemSizes(true);
+    connect(m_gpuList, &QListWidget::itemChanged, this, [this] {
+        if (!m_binder->isUpdating())
+            gpuItemChanged();
+    });
+    v->addWidget(m_gpuList);
+    m_binder->bind(Field::Gpus, m_gpuList, [this](const QVariant& val) {
+        const QStringList ids = val.toStringList();
+        const QSet<QString> set(ids.begin(), ids.end());
+        for (int i = 0; i < m_gpuList->count(); ++i) {
+            auto* item = m_gpuList->item(i);
+            item->setCheckState(set.contains(item->data(kIdRole).toString()) ? Qt::Checked : Qt::Unchecked);
+        }
+        m_gpuNote->setText(ids.isEmpty() ? tr("None ticked: every GPU in the catalog (%1) is considered.").arg(m_catalogSize)
+                                         : tr("%1 of %2 GPUs ticked.").arg(ids.size()).arg(m_catalogSize));
+    });
+    auto* buttons = new QHBoxLayout;
+    m_gpuNote = new QLabel;
+    m_gpuNote->setWordWrap(true);
+    auto* tickShown = new QPushButton(tr("Tick shown"));
+    tickShown->setToolTip(tr("Tick every GPU the filters show"));
+    auto* clear = new QPushButton(tr("Clear"));
+    clear->setToolTip(tr("Untick all (= consider the whole catalog)"));
+    connect(tickShown, &QPushButton::clicked, this, [this] {
+        QStringList ids = m_model->value(Field::Gpus).toStringList();
+        QSet<QString> ticked(ids.begin(), ids.end()); // a user catalog can hold a thousand GPUs
+        for (int i = 0; i < m_gpuList->count(); ++i) {
+            auto* item = m_gpuList->item(i);
+            const QString id = item->data(kIdRole).toString();
+            if (!item->isHidden() && !ticked.contains(id)) {
+                ids << id;
+                ticked.insert(id);
+            }
+        }
+        m_model->setGpus(ids);
+    });
+    connect(clear, &QPushButton::clicked, this, [this] { m_model->setGpus({}); });
+    buttons->addWidget(m_gpuNote, 1);
+    buttons->addWidget(tickShown);
+    buttons->addWidget(clear);
+    v->addLayout(buttons);
+
+    auto* form = m_binder->newForm();
+    form->addRow(ScenarioModel::label(Field::Count), m_binder->number(Field::Count, tr("GPUs in one job")));
+    auto* par = new QHBoxLayout;
+    auto* tpSpin = m_binder->number(Field::Tp, tr("Tensor-parallel degree (splits each layer)"));
+    auto* ppSpin = m_binder->number(Field::Pp, tr("Pipeline-parallel degree (splits the layer stack)"));
+    auto* zero = m_binder->enumCombo(Field::Zero,
+                           {{tr("ZeRO off"), 0}, {tr("ZeRO-1 (states)"), 1}, {tr("ZeRO-2 (+ grads)"), 2},
+                            {tr("ZeRO-3 / FSDP (+ weights)"), 3}},
+                           tr("Shard optimizer states / gradients / weights across data-parallel GPUs"));
+    par->addWidget(new QLabel(tr("TP")));
+    par->addWidget(tpSpin);
+    par->addWidget(new QLabel(tr("PP")));
+    par->addWidget(ppSpin);
+    par->addWidget(zero, 1);
+    form->addRow(tr("Parallelism"), par);
+    auto* maxCount = m_binder->number(Field::MaxCount,
+                            tr("The planner tries GPU counts in powers of two up to this (consumer and "
+                                "workstation cards: one 8-GPU box at most)"));
+    form->addRow(ScenarioModel::label(Field::MaxCount), maxCount);
+    auto* net = m_binder->number(Field::NetworkGbps,
+                       tr("Bandwidth between nodes per GPU in Gbit/s (400 = NDR InfiniBand, 100 = typical "
+                          "Ethernet); data-parallel and FSDP traffic beyond one node crosses it"),
+                       100);
+    form->addRow(ScenarioModel::label(Field::NetworkGbps), net);
+    v->addLayout(form);
+}
+
+void HardwareGroup::setCatalog(const gp::Catalog& catalog)
+{
+    m_binder->setUpdating(true);
+    const QString vendor = m_vendorFilter->currentData().toString();
+    m_vendorFilter->clear();
+    m_vendorFilter->addItem(tr("All vendors"), QString());
+    QStringList vendors;
+    for (const auto& g : catalog.gpus())
+        if (!vendors.contains(QString::fromStdString(g.vendor)))
+            vendors << QString::fromStdString(g.vendor);
+    vendors.sort();
+    for (const auto& v : vendors)
+        m_vendorFilter->addItem(v, v);
+    m_vendorFilter->setCurrentIndex(std::max(0, m_vendorFilter->findData(vendor)));
+
+    m_gpuList->clear();
+    for (const auto& g : catalog.gpus()) {
+        const auto tier = gp::tierLabel(g.tier);
+        auto* item = new QListWidgetItem(QStringLiteral("%1 — %2 GB, %3%4")
+                                             .arg(QString::fromStdString(g.name), formatNumber(g.memoryGb))
+                                             .arg(QString::fromUtf8(tier.data(), static_cast<qsizetype>(tier.size())))
+                                             .arg(g.userDefined ? tr(" (edited)") : QString()));
+        item->setData(kIdRole, QString::fromStdString(g.id));
+        item->setData(Qt::UserRole + 1, QString::fromStdString(g.vendor));
+        item->setData(Qt::UserRole + 2, static_cast<int>(g.tier));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
+        item->setCheckState(Qt::Unchecked);
+        item->setToolTip(tr("%1 (%2)\n%3 GB %4, %5 GB/s\nBF16 %6 TFLOPS dense\n%7/h typical rental (seen %8)")
+                             .arg(QString::fromStdString(g.name), QString::fromStdString(g.id), formatNumber(g.memoryGb),
+                                  QString::fromStdString(g.memoryType), formatNumber(g.bandwidthGbps),
+                                  formatNumber(g.bf16Tflops), formatMoney(g.pricePerHour.typical),
+                                  QString::fromStdString(g.pricePerHour.seen)));
+        m_gpuList->addItem(item);
+    }
+    m_catalogSize = static_cast<int>(catalog.gpus().size());
+    m_binder->setUpdating(false);
+    m_binder->showField(Field::Gpus);
+    refreshGpuFilter();
+}
+
+void HardwareGroup::refreshGpuFilter()
+{
+    const QString vendor = m_vendorFilter->currentData().toString();
+    const int tier = m_tierFilter->currentData().toInt();
+    const QString text = m_gpuSearch->text().trimmed();
+    for (int i = 0; i < m_gpuList->count(); ++i) {
+        auto* item = m_gpuList->item(i);
+        const bool show = (vendor.isEmpty() || item->data(Qt::UserRole + 1).toString() == vendor) &&
+                          (tier < 0 || item->data(Qt::UserRole + 2).toInt() == tier) &&
+                          (text.isEmpty() || item->text().contains(text, Qt::CaseInsensitive) ||
+                           item->data(kIdRole).toString().contains(text, Qt::CaseInsensitive));
+        item->setHidden(!show);
+    }
+}
+
+void HardwareGroup::gpuItemChanged()
+{
+    QStringList ids;
+    for (int i = 0; i < m_gpuList->count(); ++i)
+        if (m_gpuList->item(i)->checkState() == Qt::Checked)
+            ids << m_gpuList->item(i)->data(kIdRole).toString();
+    m_model->setGpus(ids);
+}
+
+} // namespace gp::ui

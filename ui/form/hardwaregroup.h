@@ -1,0 +1,44 @@
+#pragma once
+#include <QGroupBox>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+
+namespace gp {
+class Catalog;
+}
+
+namespace gp::ui {
+
+class FormBinder;
+class ScenarioModel;
+
+/// The scenario form's "Hardware" group: the GPUs to consider (a filtered,
+/// tickable catalog list), their count and parallelism.
+class HardwareGroup final : public QGroupBox
+{
+    Q_OBJECT
+public:
+    explicit HardwareGroup(FormBinder* binder, QWidget* parent = nullptr);
+
+    /// The GPUs offered in the list.
+    void setCatalog(const gp::Catalog& catalog);
+    QListWidget* gpuList() const { return m_gpuList; }
+
+private:
+    void refreshGpuFilter();
+    void gpuItemChanged();
+
+    FormBinder* m_binder;
+    ScenarioModel* m_model;
+    QComboBox* m_vendorFilter = nullptr;
+    QComboBox* m_tierFilter = nullptr;
+    QLineEdit* m_gpuSearch = nullptr;
+    QListWidget* m_gpuList = nullptr;
+    QLabel* m_gpuNote = nullptr;
+    int m_catalogSize = 0;
+};
+
+} // namespace gp::ui
