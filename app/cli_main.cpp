@@ -1,5 +1,5 @@
-// gpuplanner-cli: a thin shell around gp::cli::run (core/cli.cpp).
-#include "core/cli.h"
+// gpuplanner-cli: a thin shell around gp::cli::run (app/cli/cli.cpp).
+#include "app/cli/cli.h"
 
 #include <cerrno>
 #include <cstdio>

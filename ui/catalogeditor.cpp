@@ -3,7 +3,7 @@
 #include "catalogoverlay.h"
 #include "catalogtablemodel.h"
 
-#include "core/cli.h"
+#include "core/userconfig.h"
 
 #include <QComboBox>
 #include <QDate>
@@ -96,14 +96,14 @@ CatalogEditor::CatalogEditor(QWidget* parent)
 
 void CatalogEditor::reload()
 {
-    std::vector<std::string> warnings;
-    m_model->setCatalog(gp::cli::loadCatalog(warnings));
+    const UserCatalog loaded = loadUserCatalog(/*setAsideBad=*/false);
+    m_model->setCatalog(loaded.catalog);
     m_table->resizeColumnsToContents();
-    const QString path = QString::fromStdString(gp::cli::userOverlayPath());
+    const QString& path = loaded.overlayPath;
     QString text = tr("Overlay: %1 (%2)").arg(QDir::toNativeSeparators(path),
                                                QFileInfo::exists(path) ? tr("in use") : tr("none yet"));
-    for (const auto& w : warnings)
-        text += QStringLiteral("\n") + QString::fromStdString(w);
+    for (const QString& w : loaded.problems)
+        text += QStringLiteral("\n") + w;
     m_pathLabel->setText(text);
 }
 
@@ -111,7 +111,7 @@ bool CatalogEditor::saveEdits()
 {
     if (!m_model->hasPendingEdits())
         return true;
-    const QString path = QString::fromStdString(gp::cli::userOverlayPath());
+    const QString path = QString::fromStdString(gp::userOverlayPath());
     const QString error = mergeIntoOverlay(path, m_model->pendingEdits());
     if (!error.isEmpty()) {
         m_reportError(tr("Cannot save catalog edits"), error);
@@ -124,7 +124,7 @@ bool CatalogEditor::saveEdits()
 
 bool CatalogEditor::addCustomGpu(const nlohmann::json& entry)
 {
-    const QString path = QString::fromStdString(gp::cli::userOverlayPath());
+    const QString path = QString::fromStdString(gp::userOverlayPath());
     const QString error = mergeIntoOverlay(path, {entry});
     if (!error.isEmpty()) {
         m_reportError(tr("Cannot add the GPU"), error);
@@ -214,7 +214,7 @@ void CatalogEditor::resetOverlay()
     if (QMessageBox::question(this, tr("Reset catalog"),
                               tr("Delete your catalog overlay (all price edits and custom GPUs)?")) != QMessageBox::Yes)
         return;
-    const QString error = removeOverlay(QString::fromStdString(gp::cli::userOverlayPath()));
+    const QString error = removeOverlay(QString::fromStdString(gp::userOverlayPath()));
     if (!error.isEmpty()) {
         m_reportError(tr("Cannot reset the catalog"), error);
         return;

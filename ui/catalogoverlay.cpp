@@ -1,11 +1,10 @@
 #include "catalogoverlay.h"
 
 #include "atomicfile.h"
-#include "scenariofile.h"
 
 #include "core/catalog.h"
-#include "core/cli.h"
 #include "core/errors.h"
+#include "core/userconfig.h"
 
 #include <QDir>
 #include <QFile>
@@ -29,44 +28,27 @@ QString problemText(const gp::InputError& e)
 
 UserCatalog loadUserCatalog(bool setAsideBad)
 {
-    UserCatalog out{gp::Catalog::builtin(), QString::fromStdString(gp::cli::userOverlayPath()), false, {}, {}};
-    const QString& path = out.overlayPath;
-    const QFileInfo info(path);
-    if (path.isEmpty() || (!info.exists() && !info.isSymLink())) // a dangling or looping link is reported
+    gp::UserCatalogLoad loaded =
+        gp::loadCatalogWithUserOverlay(setAsideBad ? gp::BadOverlay::SetAside : gp::BadOverlay::Report);
+    UserCatalog out{std::move(loaded.catalog), QString::fromStdString(loaded.overlayPath), loaded.overlayApplied, {},
+                    QString::fromStdString(loaded.setAsidePath)};
+    if (loaded.problems.empty())
         return out;
-    QString problem;
-    if (info.isFile() && info.size() > kMaxReadBytes) {
-        problem = QObject::tr("it is larger than 16 MiB");
-    } else {
-        QString why;
-        const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &why);
-        if (!why.isEmpty()) {
-            out.problems << QObject::tr("The user catalog overlay %1 cannot be read (%2); the built-in catalog is used.")
-                                .arg(QDir::toNativeSeparators(path), why);
-            return out;
-        }
-        try {
-            out.catalog.applyOverlayText(bytes.toStdString(), path.toStdString()); // unchanged when it throws
-            out.overlayApplied = true;
-            return out;
-        } catch (const gp::InputError& e) {
-            problem = problemText(e);
-        } catch (const std::exception& e) {
-            problem = QString::fromUtf8(e.what());
-        }
+    const QString path = QDir::toNativeSeparators(out.overlayPath);
+    if (loaded.unreadable) {
+        out.problems << QObject::tr("The user catalog overlay %1 cannot be read (%2); the built-in catalog is used.")
+                            .arg(path, QString::fromStdString(gp::printable(loaded.problems.front().message)));
+        return out;
     }
     QString kept;
-    if (setAsideBad) {
-        QString error;
-        out.setAsidePath = setFileAside(path, corruptTag(), &error);
+    if (setAsideBad)
         kept = out.setAsidePath.isEmpty()
-                   ? QObject::tr(" It could not be moved aside (%1).").arg(error)
+                   ? QObject::tr(" It could not be moved aside (%1).").arg(QString::fromStdString(loaded.setAsideError))
                    : QObject::tr(" The file was renamed to %1 so the next start is clean; fix it and rename it back "
                                  "to use it.")
                          .arg(QDir::toNativeSeparators(out.setAsidePath));
-    }
     out.problems << QObject::tr("The user catalog overlay %1 was ignored and the built-in catalog is used.%2\n%3")
-                        .arg(QDir::toNativeSeparators(path), kept, problem);
+                        .arg(path, kept, QString::fromStdString(loaded.problemText()));
     return out;
 }
 

@@ -17,7 +17,7 @@ namespace gp::ui {
 QString mergeIntoOverlay(const QString& path, const std::vector<nlohmann::json>& entries);
 
 /// The catalog the app uses: the built-in one plus the user overlay
-/// (gp::cli::userOverlayPath()) when there is one.
+/// (gp::userOverlayPath(), core/userconfig.h) when there is one.
 struct UserCatalog {
     gp::Catalog catalog;
     QString overlayPath;   // "" when no overlay path can be found
@@ -26,11 +26,12 @@ struct UserCatalog {
     QString setAsidePath;  // where a bad overlay was moved ("" when it was not)
 };
 
-/// Loads the catalog as the app does. An overlay that cannot be parsed or fails
-/// validation is ignored (the built-in catalog is used) and reported; with
-/// setAsideBad it is also renamed to "<name>.corrupt-<timestamp>", so the next
-/// start is clean and the user's file is not lost. An overlay that cannot be read
-/// (permissions) is reported and left where it is.
+/// Loads the catalog as the app does: gp::loadCatalogWithUserOverlay, the problems
+/// as sentences. An overlay that cannot be parsed or fails validation is ignored
+/// (the built-in catalog is used) and reported; with setAsideBad it is also
+/// renamed to "<name>.corrupt-<timestamp>", so the next start is clean and the
+/// user's file is not lost. An overlay that cannot be read (permissions) is
+/// reported and left where it is.
 UserCatalog loadUserCatalog(bool setAsideBad);
 
 /// Removes the overlay file (back to the built-in catalog). Returns an error, "" on success.

@@ -141,7 +141,7 @@ std::string writeAllOrNothing(const std::string& outPath,
     return error;
 }
 
-gp::cli::ReportWriter makeHeadlessReportWriter(int argc, char** argv)
+ReportWriter makeHeadlessReportWriter(int argc, char** argv)
 {
     return [argc, argv](const gp::Scenario& scenario, const gp::Catalog& catalog, const std::string& outPath) -> std::string {
         // Qt Charts are QGraphicsWidgets, so the report needs a QApplication (a

@@ -1,15 +1,22 @@
 #pragma once
-#include "core/cli.h"
-
 #include <functional>
 #include <string>
 
+namespace gp {
+struct Scenario;
+class Catalog;
+} // namespace gp
+
 namespace gp::ui {
+
+/// Writes the PDF report for a scenario; returns an error message, empty on
+/// success (the type of gp::cli::Hooks::report, app/cli/cli.h).
+using ReportWriter = std::function<std::string(const gp::Scenario&, const gp::Catalog&, const std::string& outPath)>;
 
 /// The `gpuplanner-cli report` writer: creates a QApplication only when the
 /// command runs (offscreen when there is no display), estimates the scenario and
 /// writes the same PDF as the GUI's "Export report..." (atomically).
-gp::cli::ReportWriter makeHeadlessReportWriter(int argc, char** argv);
+ReportWriter makeHeadlessReportWriter(int argc, char** argv);
 
 /// Writes `outPath` all or nothing. `produce` writes the whole file at the path
 /// it is given and returns an error message (empty on success). For a regular

@@ -3,7 +3,7 @@
 // the CLI tests (tst_cli, tst_cli_commands).
 #include <QByteArray>
 
-#include "core/cli.h"
+#include "app/cli/cli.h"
 
 #include <sstream>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "cli_runner.h"
 #include "core/catalog.h"
-#include "core/cli.h"
+#include "app/cli/cli.h"
 #include "core/errors.h"
 #include "core/estimate.h"
 #include "core/model.h"

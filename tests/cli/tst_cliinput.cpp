@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "core/catalog.h"
-#include "core/cli.h"
+#include "app/cli/cli.h"
 #include "core/errors.h"
 #include "core/fileread.h"
 #include "core/planner.h"

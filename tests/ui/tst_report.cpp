@@ -5,7 +5,7 @@
 #include "ui/resultstablemodel.h"
 
 #include "core/catalog.h"
-#include "core/cli.h"
+#include "app/cli/cli.h"
 #include "core/estimate.h"
 #include "core/planner.h"
 #include "core/scenario.h"

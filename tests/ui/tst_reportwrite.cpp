@@ -3,7 +3,7 @@
 // a device target is written into (never replaced) with every write checked.
 #include "ui/reportcli.h"
 
-#include "core/cli.h"
+#include "app/cli/cli.h"
 #include "core/scenario.h"
 
 #include <QDir>

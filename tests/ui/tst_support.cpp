@@ -6,8 +6,8 @@
 #include "ui/settings.h"
 
 #include "core/catalog.h"
-#include "core/cli.h"
 #include "core/presets.h"
+#include "core/userconfig.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -158,12 +158,12 @@ private slots:
         QCOMPARE(f.readAll(), before);
         f.close();
 
-        // And the CLI's loader picks the overlay up.
+        // And the loader the CLI and the app share picks the overlay up.
         qputenv("GPUPLANNER_CATALOG_OVERLAY", path.toUtf8());
-        std::vector<std::string> warnings;
-        const gp::Catalog loaded = gp::cli::loadCatalog(warnings);
-        QVERIFY(warnings.empty());
-        QCOMPARE(loaded.find("nvidia-h100-sxm")->pricePerHour.typical, 1.75);
+        const gp::UserCatalogLoad loaded = gp::loadCatalogWithUserOverlay(gp::BadOverlay::Report);
+        QVERIFY(loaded.problems.empty());
+        QVERIFY(loaded.overlayApplied);
+        QCOMPARE(loaded.catalog.find("nvidia-h100-sxm")->pricePerHour.typical, 1.75);
         QCOMPARE(removeOverlay(path), QString());
         QVERIFY(!QFile::exists(path));
         qunsetenv("GPUPLANNER_CATALOG_OVERLAY");

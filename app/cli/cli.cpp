@@ -1,30 +1,27 @@
+// gpuplanner-cli: the commands, their arguments and the usage text. The
+// catalog with the user overlay comes from core/userconfig.h, as in the app.
 #include "cli.h"
 
-#include "catalog.h"
-#include "errors.h"
-#include "estimate.h"
-#include "fileread.h"
-#include "planner.h"
-#include "presets.h"
-#include "rentbuy.h"
-#include "rules.h"
-#include "scenario.h"
-#include "validate.h"
+#include "listings.h"
 
-#include <nlohmann/json.hpp>
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/estimate.h"
+#include "core/fileread.h"
+#include "core/planner.h"
+#include "core/rentbuy.h"
+#include "core/rules.h"
+#include "core/scenario.h"
+#include "core/userconfig.h"
+#include "core/validate.h"
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <ostream>
 #include <sstream>
-
-#ifndef GP_VERSION
-#define GP_VERSION "0.0.0"
-#endif
+#include <stdexcept>
 
 namespace gp::cli {
 
@@ -132,11 +129,10 @@ void printProblems(std::ostream& err, const InputError& e, const std::string& fi
 /// The catalog (built-in + user overlay), its warnings on stderr.
 Catalog catalogFor(std::ostream& err)
 {
-    std::vector<std::string> warnings;
-    Catalog cat = loadCatalog(warnings);
-    for (const auto& w : warnings)
-        err << "warning: " << printable(w) << "\n";
-    return cat;
+    UserCatalogLoad loaded = loadCatalogWithUserOverlay(BadOverlay::Report);
+    if (!loaded.problems.empty())
+        err << "warning: " << printable("user catalog overlay ignored: " + loaded.problemText()) << "\n";
+    return std::move(loaded.catalog);
 }
 
 /// The scenario FILE argument: parsed, its warnings on stderr, --gpu applied.
@@ -144,137 +140,12 @@ Catalog catalogFor(std::ostream& err)
 Scenario scenarioArg(const Args& a, std::ostream& err)
 {
     const std::string& file = a.positional.at(0);
-    ParsedScenario parsed = parseScenario(readFile(file, kMaxInputBytes));
+    ParsedScenario parsed = parseScenario(readTextFileBounded(file, kMaxInputBytes));
     for (const auto& w : parsed.warnings)
         err << printable(file) << ": warning: " << w.text() << "\n";
     if (!a.gpus.empty() || a.allGpus)
         parsed.scenario.hardware.gpus = a.gpus;
     return std::move(parsed.scenario);
-}
-
-std::string termsJson(const Estimate& est)
-{
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(estimateToJson(est));
-    for (std::size_t i = 0; i < est.results.size(); ++i) {
-        auto terms = nlohmann::ordered_json::array();
-        for (const auto& t : est.results[i].terms)
-            terms.push_back({{"key", t.key}, {"label", t.label}, {"value", t.value}, {"unit", t.unit},
-                             {"formula", t.formula}});
-        doc["results"][i]["terms"] = terms;
-    }
-    return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
-
-std::string gpusTable(const Catalog& cat)
-{
-    std::ostringstream out;
-    char line[512];
-    std::snprintf(line, sizeof line, "%-30s %-22s %7s %8s %8s %8s %6s %8s %9s %-16s\n", "id", "tier", "mem GB", "BW GB/s",
-                  "BF16 TF", "FP8 TF", "TDP W", "$/h", "buy $", "prices seen");
-    out << line;
-    for (const auto& g : cat.gpus()) {
-        auto n = [](double v, const char* f) {
-            char b[32];
-            if (v <= 0)
-                return std::string("-");
-            std::snprintf(b, sizeof b, f, v);
-            return std::string(b);
-        };
-        std::snprintf(line, sizeof line, "%-30s %-22s %7s %8s %8s %8s %6s %8s %9s %-16s%s\n", g.id.c_str(),
-                      std::string(tierName(g.tier)).c_str(), n(g.memoryGb, "%.0f").c_str(),
-                      n(g.bandwidthGbps, "%.0f").c_str(), n(g.bf16Tflops, "%.1f").c_str(),
-                      n(g.fp8Tflops, "%.1f").c_str(), n(g.tdpW, "%.0f").c_str(),
-                      n(g.pricePerHour.typical, "%.2f").c_str(), n(g.purchaseUsd, "%.0f").c_str(),
-                      g.pricePerHour.seen.c_str(), g.userDefined ? "  (user)" : "");
-        out << line;
-    }
-    return out.str();
-}
-
-std::string gpusJson(const Catalog& cat)
-{
-    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
-    for (const auto& g : cat.gpus()) {
-        nlohmann::ordered_json j;
-        j["id"] = g.id;
-        j["vendor"] = g.vendor;
-        j["name"] = g.name;
-        j["tier"] = tierName(g.tier);
-        j["architecture"] = g.architecture;
-        j["memory_gb"] = g.memoryGb;
-        j["memory_bandwidth_gbps"] = g.bandwidthGbps;
-        auto peak = [](double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
-        j["fp32_tflops"] = peak(g.fp32Tflops);
-        j["tf32_tflops"] = peak(g.tf32Tflops);
-        j["fp16_tflops"] = peak(g.fp16Tflops);
-        j["bf16_tflops"] = peak(g.bf16Tflops);
-        j["fp8_tflops"] = peak(g.fp8Tflops);
-        j["int8_tops"] = peak(g.int8Tops);
-        j["fp4_tflops"] = peak(g.fp4Tflops);
-        j["tdp_w"] = g.tdpW;
-        j["interconnect"] = g.interconnect;
-        j["interconnect_gbps"] = peak(g.interconnectGbps);
-        j["price_hour_usd"] = {{"low", peak(g.pricePerHour.low)},
-                               {"typical", peak(g.pricePerHour.typical)},
-                               {"high", peak(g.pricePerHour.high)},
-                               {"spot", g.pricePerHour.spot ? nlohmann::ordered_json(*g.pricePerHour.spot)
-                                                            : nlohmann::ordered_json(nullptr)},
-                               {"providers", g.pricePerHour.providers},
-                               {"seen", g.pricePerHour.seen}};
-        j["purchase_usd"] = peak(g.purchaseUsd);
-        j["sources"] = g.sources;
-        j["user_defined"] = g.userDefined;
-        arr.push_back(j);
-    }
-    return arr.dump(2) + "\n";
-}
-
-std::string presetsTable()
-{
-    std::ostringstream out;
-    char line[256];
-    std::snprintf(line, sizeof line, "%-18s %-26s %-8s %10s %10s %6s %7s %6s %6s %8s\n", "id", "name", "family",
-                  "params", "active", "layers", "hidden", "heads", "kv", "vocab");
-    out << line;
-    for (const auto& m : modelPresets()) {
-        const char* fam = m.family == ModelFamily::Decoder ? "decoder" : m.family == ModelFamily::Encoder ? "encoder" : "vision";
-        const double total = m.isLanguageModel() ? m.totalParams() : m.vision.params;
-        const double active = m.isLanguageModel() ? m.activeParams() : m.vision.params;
-        std::snprintf(line, sizeof line, "%-18s %-26s %-8s %9.3gB %9.3gB %6d %7d %6d %6d %8lld\n", m.id.c_str(),
-                      m.name.substr(0, 26).c_str(), fam, total / 1e9, active / 1e9, m.layers, m.hidden, m.heads,
-                      m.kvHeads, static_cast<long long>(m.vocab));
-        out << line;
-    }
-    return out.str();
-}
-
-std::string presetsJson()
-{
-    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
-    for (const auto& m : modelPresets()) {
-        nlohmann::ordered_json j;
-        j["id"] = m.id;
-        j["name"] = m.name;
-        j["family"] = m.family == ModelFamily::Decoder ? "decoder" : m.family == ModelFamily::Encoder ? "encoder" : "vision";
-        j["params"] = m.isLanguageModel() ? m.totalParams() : m.vision.params;
-        j["active_params"] = m.isLanguageModel() ? m.activeParams() : m.vision.params;
-        if (m.isLanguageModel()) {
-            j["layers"] = m.layers;
-            j["hidden"] = m.hidden;
-            j["heads"] = m.heads;
-            j["kv_heads"] = m.kvHeads;
-            j["head_dim"] = m.headDim;
-            j["ffn_hidden"] = m.ffnHidden;
-            j["vocab"] = m.vocab;
-            if (m.moe.enabled())
-                j["moe"] = {{"experts", m.moe.experts}, {"active", m.moe.active}, {"shared", m.moe.shared}};
-        } else {
-            j["gflops_per_image"] = m.vision.gflopsPerImage;
-            j["image_size"] = m.vision.nativeImageSize;
-        }
-        arr.push_back(j);
-    }
-    return arr.dump(2) + "\n";
 }
 
 int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
@@ -302,40 +173,6 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
 
 } // namespace
 
-std::string readFile(const std::string& path, std::size_t maxBytes)
-{
-    return readTextFileBounded(path, maxBytes);
-}
-
-std::string userOverlayPath()
-{
-    if (const char* env = std::getenv("GPUPLANNER_CATALOG_OVERLAY"); env && *env)
-        return env;
-    std::string base;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-        base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        base = std::string(home) + "/.config";
-    else
-        return std::string();
-    return base + "/gpuplanner/catalog-overlay.json";
-}
-
-Catalog loadCatalog(std::vector<std::string>& warnings)
-{
-    Catalog cat = Catalog::builtin();
-    const std::string path = userOverlayPath();
-    std::error_code ec;
-    if (path.empty() || !std::filesystem::exists(path, ec))
-        return cat;
-    try {
-        cat.applyOverlayText(readFile(path, kMaxInputBytes), path);
-    } catch (const InputError& e) {
-        warnings.push_back("user catalog overlay ignored: " + std::string(e.what()));
-    }
-    return cat;
-}
-
 namespace {
 
 /// The command itself; what it prints goes to `out`, a buffer that run() writes
@@ -354,7 +191,7 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
             return 0;
         }
         if (cmd == "--version" || cmd == "-V") {
-            out << "gpuplanner-cli " << GP_VERSION << "\n";
+            out << "gpuplanner-cli " << version() << "\n";
             return 0;
         }
         if (cmd == "estimate")
