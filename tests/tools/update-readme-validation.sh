@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rewrites the README's quoted validation tables (tst_validation checks that
+# they are exactly what `gpuplanner-cli validate DIR --summary` prints):
+#   tests/tools/update-readme-validation.sh [build/dev/app/gpuplanner-cli]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cli=${1:-$root/build/dev/app/gpuplanner-cli}
+export GPUPLANNER_CATALOG_OVERLAY=/nonexistent/gpuplanner-readme-overlay.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for pair in validate:calibration validate-published:published validate-round2:round2; do
+    tag=${pair%%:*}
+    "$cli" validate "$root/tests/data/${pair#*:}" --summary >"$tmp/$tag.txt"
+done
+python3 - "$root/README.md" "$tmp" <<'PY'
+import pathlib, re, sys
+readme, tmp = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+text = readme.read_text()
+for f in tmp.glob("*.txt"):
+    tag = f.stem
+    pat = re.compile(r"(<!-- %s:begin -->\n```\n).*?(```\n<!-- %s:end -->)" % (re.escape(tag), re.escape(tag)), re.S)
+    if not pat.search(text):
+        sys.exit(f"README.md has no <!-- {tag}:begin/end --> block")
+    text = pat.sub(lambda m: m.group(1) + f.read_text() + m.group(2), text)
+readme.write_text(text)
+PY
+echo "README.md validation tables updated"
