@@ -214,7 +214,8 @@ QString recommendationText(const gp::Estimate& e, const QString& currency)
         const bool anyFits = std::any_of(e.results.begin(), e.results.end(), [](const auto& r) { return r.fits; });
         if (e.results.empty())
             return QObject::tr("No estimate.");
-        return anyFits ? QObject::tr("No GPU meets every target; relax a target or add GPUs (see the misses in each row).")
+        return anyFits ? QObject::tr("No single GPU meets every target (see the misses in each row); the Planner tab searches "
+                                     "multi-GPU setups, replicas and quantization for the cheapest one that does.")
                        : QObject::tr("No GPU considered fits this job; add GPUs per job, shard with ZeRO/TP, or "
                                      "quantize.");
     }
