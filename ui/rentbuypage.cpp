@@ -1,5 +1,8 @@
 #include "rentbuypage.h"
 
+#include "numberfield.h"
+#include "valuecheck.h"
+
 #include "estimatecontroller.h"
 #include "format.h"
 #include "reportbuilder.h"
@@ -10,7 +13,6 @@
 #include "core/errors.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -83,16 +85,16 @@ RentBuyPage::RentBuyPage(ScenarioModel* model, EstimateController* estimates, QW
 
     auto* inputs = new QGroupBox(tr("Assumptions (the scenario's pricing)"));
     auto* form = new QFormLayout(inputs);
-    auto* util = spin(Field::Utilization, 0.01, 1, 2, 0.05, tr("Share of every hour the GPUs do useful work (0-1]"));
+    auto* util = spin(Field::Utilization, 0.05, tr("Share of every hour the GPUs do useful work (0-1]"));
     form->addRow(ScenarioModel::label(Field::Utilization), util);
     form->addRow(ScenarioModel::label(Field::ElectricityUsdPerKwh),
-                 spin(Field::ElectricityUsdPerKwh, 0, 10, 3, 0.01, tr("Electricity price, USD per kWh (owning)")));
+                 spin(Field::ElectricityUsdPerKwh, 0.01, tr("Electricity price, USD per kWh (owning)")));
     form->addRow(ScenarioModel::label(Field::Pue),
-                 spin(Field::Pue, 1, 5, 2, 0.05, tr("Power usage effectiveness of the facility (owning)")));
+                 spin(Field::Pue, 0.05, tr("Power usage effectiveness of the facility (owning)")));
     form->addRow(ScenarioModel::label(Field::AmortizationYears),
-                 spin(Field::AmortizationYears, 0.25, 20, 2, 0.5, tr("Years to write the purchase off over; the chart's length")));
+                 spin(Field::AmortizationYears, 0.5, tr("Years to write the purchase off over; the chart's length")));
     form->addRow(ScenarioModel::label(Field::HostingUsdPerGpuYear),
-                 spin(Field::HostingUsdPerGpuYear, 0, 1e7, 0, 500,
+                 spin(Field::HostingUsdPerGpuYear, 500,
                       tr("Owning: rack space, networking and a share of staff per GPU per year, USD")));
     ll->addWidget(inputs);
 
@@ -158,21 +160,22 @@ RentBuyPage::RentBuyPage(ScenarioModel* model, EstimateController* estimates, QW
 
 RentBuyPage::~RentBuyPage() = default;
 
-QDoubleSpinBox* RentBuyPage::spin(Field f, double min, double max, int decimals, double step, const QString& tip)
+QWidget* RentBuyPage::spin(Field f, double step, const QString& tip)
 {
-    auto* s = new QDoubleSpinBox;
-    s->setRange(min, max);
-    s->setDecimals(decimals);
-    s->setSingleStep(step);
-    s->setGroupSeparatorShown(true);
-    s->setToolTip(tip);
-    s->setAccessibleName(ScenarioModel::label(f));
-    connect(s, &QDoubleSpinBox::valueChanged, this, [this, f](double v) {
+    // The same entry as the scenario form: what is typed is kept, read in the
+    // locale and checked by the core's own rules for the key (message at the field).
+    auto* n = new NumberField(NumberField::Kind::Decimal);
+    n->setSingleStep(step);
+    n->setStepMinimum(step);
+    n->setToolTip(tip);
+    n->setAccessibleName(ScenarioModel::label(f));
+    n->setCheck([path = ScenarioModel::keyPath(f)](const QVariant& v) { return scenarioValueProblem(path, v); });
+    connect(n, &NumberField::valueEdited, this, [this, f](const QVariant& v) {
         if (!m_updating)
             m_model->setValue(f, v);
     });
-    m_editors[f] = s;
-    return s;
+    m_editors[f] = n;
+    return n->withMessageLine();
 }
 
 QWidget* RentBuyPage::editorFor(Field f) const
@@ -188,7 +191,7 @@ void RentBuyPage::showField(Field f)
         return;
     m_updating = true;
     const QSignalBlocker block(it->second);
-    it->second->setValue(m_model->value(f).toDouble());
+    it->second->showValue(m_model->value(f));
     m_updating = false;
 }
 

@@ -12,7 +12,6 @@
 #include <string>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 
@@ -24,6 +23,7 @@ struct PlanResult;
 namespace gp::ui {
 
 class EstimateController;
+class NumberField;
 
 namespace charts {
 class ChartView;
@@ -66,7 +66,8 @@ private:
     /// What "Recommended" stands for: the report's recommendation (ReportBuilder).
     ReportRecommendation recommendation(const gp::Scenario& s, const gp::Catalog& catalog);
     void showField(ScenarioModel::Field f);
-    QDoubleSpinBox* spin(ScenarioModel::Field f, double min, double max, int decimals, double step, const QString& tip);
+    /// A NumberField for a pricing key; returns its box (field + message line).
+    QWidget* spin(ScenarioModel::Field f, double step, const QString& tip);
 
     ScenarioModel* m_model;
     EstimateController* m_estimates;
@@ -78,7 +79,7 @@ private:
     QLabel* m_breakEven = nullptr;
     QLabel* m_verdict = nullptr;
     QLabel* m_notes = nullptr;
-    std::map<ScenarioModel::Field, QDoubleSpinBox*> m_editors;
+    std::map<ScenarioModel::Field, NumberField*> m_editors;
     std::optional<gp::RentVsBuy> m_result;
     std::unique_ptr<gp::PlanResult> m_plan; // for the recommendation when no GPU meets the targets
     std::string m_plannedFor;               // the scenario (JSON) m_plan belongs to

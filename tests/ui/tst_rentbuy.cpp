@@ -2,6 +2,7 @@
 // break-even is the core's, and the pricing inputs are undoable scenario edits.
 #include "ui/charts/plannercharts.h"
 #include "ui/estimatecontroller.h"
+#include "ui/numberfield.h"
 #include "ui/rentbuypage.h"
 #include "ui/reportbuilder.h"
 #include "ui/scenariofile.h"
@@ -12,7 +13,6 @@
 #include "core/scenario.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QSpinBox>
 #include <QUndoStack>
@@ -182,7 +182,7 @@ private slots:
         estimates.recomputeNow();
         RentBuyPage page(&m, &estimates);
         const double before = page.result()->breakEvenGpuHours.value();
-        auto* hosting = qobject_cast<QDoubleSpinBox*>(page.editorFor(Field::HostingUsdPerGpuYear));
+        auto* hosting = qobject_cast<NumberField*>(page.editorFor(Field::HostingUsdPerGpuYear));
         QVERIFY(hosting);
         hosting->setValue(5000);
         QCOMPARE(m.scenario().pricing.hostingUsdPerGpuYear, 5000.0);
@@ -191,7 +191,7 @@ private slots:
         QVERIFY(page.result()->breakEvenGpuHours.value() > before);
         checkChartMatches(page, gp::rentVsBuy(m.scenario(), *gp::Catalog::builtin().find("nvidia-h100-sxm"), 2));
 
-        auto* years = qobject_cast<QDoubleSpinBox*>(page.editorFor(Field::AmortizationYears));
+        auto* years = qobject_cast<NumberField*>(page.editorFor(Field::AmortizationYears));
         QVERIFY(years);
         years->setValue(5);
         QCOMPARE(m.scenario().pricing.amortizationYears, 5.0);
@@ -208,14 +208,40 @@ private slots:
         m.undoStack()->undo();
         m.undoStack()->undo();
         QCOMPARE(m.scenario().pricing.hostingUsdPerGpuYear, 0.0);
-        QCOMPARE(hosting->value(), 0.0); // the input follows the undo
-        QCOMPARE(years->value(), 3.0);
+        QCOMPARE(hosting->value().value(), 0.0); // the input follows the undo
+        QCOMPARE(years->value().value(), 3.0);
         QCOMPARE(page.result()->breakEvenGpuHours.value(), before);
 
         // An edit elsewhere (the form) shows here too.
         m.setValue(Field::Utilization, 0.35);
-        QCOMPARE(qobject_cast<QDoubleSpinBox*>(page.editorFor(Field::Utilization))->value(), 0.35);
+        QCOMPARE(qobject_cast<NumberField*>(page.editorFor(Field::Utilization))->value().value(), 0.35);
         QCOMPARE(page.result()->usedGpuHoursPerMonth, gp::rentVsBuy(m.scenario(), *gp::Catalog::builtin().find("nvidia-h100-sxm"), 2).usedGpuHoursPerMonth);
+    }
+    void pricingInputsKeepWhatIsTyped()
+    {
+        // The same entry as the scenario form (issue #8): digit by digit, nothing
+        // reformatted or rounded, the core's message at the field for a bad value.
+        ScenarioModel m;
+        m.resetScenario(serve70b());
+        EstimateController estimates(&m);
+        RentBuyPage page(&m, &estimates);
+        auto* util = qobject_cast<NumberField*>(page.editorFor(Field::Utilization));
+        auto* years = qobject_cast<NumberField*>(page.editorFor(Field::AmortizationYears));
+        QVERIFY(util && years);
+        util->selectAll();
+        QTest::keyClicks(util, QStringLiteral("0.75"));
+        QCOMPARE(util->text(), QStringLiteral("0.75"));
+        QCOMPARE(m.scenario().pricing.utilization, 0.75);
+        QTest::keyClick(util, Qt::Key_Return); // ends this edit: 0.75 is what a later bad entry falls back to
+        years->selectAll();
+        QTest::keyClicks(years, QStringLiteral("2.5"));
+        QCOMPARE(years->text(), QStringLiteral("2.5"));
+        QCOMPARE(m.scenario().pricing.amortizationYears, 2.5);
+        util->selectAll();
+        QTest::keyClicks(util, QStringLiteral("1.5"));
+        QCOMPARE(util->text(), QStringLiteral("1.5"));
+        QVERIFY2(util->problem().startsWith(QStringLiteral("pricing.utilization: ")), qPrintable(util->problem()));
+        QCOMPARE(m.scenario().pricing.utilization, 0.75); // a refused value never reaches the scenario
     }
 };
 
