@@ -328,7 +328,10 @@ ModelArch modelFromParams(double params, ModelFamily family, const MoeSpec& moe)
     }
     m.approximate = true;
     m.source = "params";
-    m.name = "~" + formatCount(params);
+    // "~" put in front by insert, not "~" + string: GCC 12 at -O3 warns -Wrestrict on that (a false
+    // positive, GCC bug 105329) in the release build.
+    m.name = formatCount(params);
+    m.name.insert(m.name.begin(), '~');
     if (isMoe)
         m.name += " MoE " + std::to_string(moe.experts) + "x" + std::to_string(moe.active);
     m.name += " (approximate shape)";
