@@ -658,6 +658,12 @@ void TestModel::fromParamsOtherFamilies()
     QVERIFY2(near(enc.totalParams(), 3.4e8, 0.01), nearMessage(enc.totalParams(), 3.4e8));
     QCOMPARE(enc.ffn, gp::FfnKind::GELU);
     QVERIFY(enc.approximate);
+    QCOMPARE(enc.name, std::string("~340M (approximate shape)"));
+    gp::MoeSpec moe;
+    moe.experts = 8;
+    moe.active = 2;
+    QCOMPARE(gp::modelFromParams(46.7e9, ModelFamily::Decoder, moe).name,
+             std::string("~46.7B MoE 8x2 (approximate shape)"));
 
     const ModelArch vis = gp::modelFromParams(3e8, ModelFamily::Vision, {});
     QCOMPARE(vis.family, ModelFamily::Vision);
