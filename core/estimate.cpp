@@ -351,7 +351,7 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& gpu, const EstimateOption
 
 GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options)
 {
-    return estimateWith(s, gpu, options, nullptr);
+    return estimateWith(s, gpu, options, options.calibration);
 }
 
 GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions& options, const Calibration& calibration)

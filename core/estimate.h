@@ -6,6 +6,7 @@
 namespace gp {
 
 class Catalog;
+struct Calibration;
 struct Gpu;
 struct Scenario;
 
@@ -83,6 +84,9 @@ struct Estimate {
 
 struct EstimateOptions {
     bool explain = true; // fill GpuEstimate::terms (the "why this number" formulas)
+    /// The constants to use (a user's refit, `--calibration FILE`); nullptr means
+    /// builtinCalibration(). Not owned: must outlive the call.
+    const Calibration* calibration = nullptr;
 };
 
 /// Estimates the scenario on one GPU.
