@@ -23,12 +23,18 @@ _args = sys.argv[1:]
 GPU_ID = None
 GROUP = "all"
 ONLY = set()
+LIST = False
+MICRO = True
 while _args:
     a = _args.pop(0)
     if a == "--gpu-id" and _args:
         GPU_ID = _args.pop(0)
     elif a == "--group" and _args:
         GROUP = _args.pop(0)
+    elif a == "--list":
+        LIST = True
+    elif a == "--no-micro":
+        MICRO = False
     else:
         ONLY.add(a)
 
@@ -57,6 +63,10 @@ def reset():
 def case(name):
     def deco(fn):
         def run():
+            if LIST:
+                if not ONLY or any(name.startswith(o) for o in ONLY):
+                    print(name)
+                return
             if ONLY and not any(name.startswith(o) for o in ONLY):
                 return
             reset()
@@ -500,12 +510,15 @@ cases_round3 = [
 
 
 if __name__ == "__main__":
-    device_info()
-    for n in ["fp32", "tf32", "fp16", "bf16", "fp8", "int8"]:
-        globals()[f"mm_{n}"]()
-    micro_bandwidth()
+    if not LIST:
+        device_info()
+    if MICRO and not LIST:
+        for n in ["fp32", "tf32", "fp16", "bf16", "fp8", "int8"]:
+            globals()[f"mm_{n}"]()
+        micro_bandwidth()
     groups = {"base": cases_llm_inf + cases_vision + cases_train, "round2": cases_round2, "round3": cases_round3}
     for g in (["base", "round2", "round3"] if GROUP == "all" else GROUP.split(",")):
-        for f in groups[g]:
+        for f in groups.get(g, []):
             f()
-    log("DONE", len(RESULTS))
+    if not LIST:
+        log("DONE", len(RESULTS))
