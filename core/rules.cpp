@@ -69,11 +69,10 @@ RuleCheck seventyBOnEightH100(const Catalog& cat, double params)
 {
     const Gpu& h100 = *cat.find("nvidia-h100-sxm");
     auto on8 = [&](const char* precision, const char* optimizer) {
-        const Scenario s = scenario(R"({"preset":"llama-3.1-70b"})",
-                                    std::string(R"({"mode":"training","runtime":"optimized","training":{"precision":")") +
-                                        precision + R"(","optimizer":")" + optimizer +
-                                        R"(","micro_batch":1,"seq_len":2048,"activation_checkpointing":"full"}})",
-                                    R"(,"hardware":{"count":8,"zero":3})");
+        const std::string workload =
+            std::string(R"({"mode":"training","runtime":"optimized","training":{"precision":")") + precision +
+            R"(","optimizer":")" + optimizer + R"(","micro_batch":1,"seq_len":2048,"activation_checkpointing":"full"}})";
+        const Scenario s = scenario(R"({"preset":"llama-3.1-70b"})", workload, R"(,"hardware":{"count":8,"zero":3})");
         return estimateOn(s, h100);
     };
     const GpuEstimate amp = on8("amp_bf16", "adamw");
@@ -82,7 +81,7 @@ RuleCheck seventyBOnEightH100(const Catalog& cat, double params)
     // torchtune's fsdp_cpu_offload keeps the sharded parameters, gradients and
     // optimizer states in host memory: the GPU keeps activations, overhead and
     // the current and prefetched layer all-gathered in bf16.
-    const ModelArch& arch = scenario(R"({"preset":"llama-3.1-70b"})", R"({"mode":"training"})").model;
+    const ModelArch arch = scenario(R"({"preset":"llama-3.1-70b"})", R"({"mode":"training"})").model;
     const double headParams = arch.tiedEmbeddings ? 0 : double(arch.vocab) * arch.hidden;
     const double layerParams = (arch.totalParams() - arch.embeddingParams() - headParams) / arch.layers;
     const double gathered = 2 * layerParams * 2;
@@ -99,17 +98,22 @@ RuleCheck seventyBOnEightH100(const Catalog& cat, double params)
                              R"({"mode":"training","runtime":"optimized","training":{"precision":"amp_bf16","micro_batch":1,"seq_len":2048,"activation_checkpointing":"full"}})");
     const int count = smallestFit(full, cat, "nvidia-h100-sxm", layout);
     return {"70b-8xh100", "A 70B fine-tune might end up on 8x H100 80GB.", kSeed001, verdict,
-            "Llama 3.1 70B full fine-tune on 8x H100 80GB, ZeRO-3, micro-batch 1 x 2048, full checkpointing (capacity " +
+            "Llama 3.1 70B full fine-tune on 8x H100 80GB, ZeRO-3, micro-batch 1 x 2048, full checkpointing "
+            "(capacity " +
                 f("%.1f", gib(cap)) + " GiB): mixed-precision AdamW " + fit(amp) + "; pure-bf16 AdamW " + fit(bf16) +
-                "; mixed precision with 8-bit AdamW " + fit(amp8) + "; pure bf16 with parameters, gradients and optimizer states offloaded to the CPU " +
-                f("%.1f", gib(offloaded)) + " GiB per GPU (" + (offloadFits ? "fits" : "does not fit") + ": activations and "
-                "overhead " + f("%.1f", gib(offloaded - gathered)) + " + two all-gathered bf16 layers " +
-                f("%.1f", gib(gathered)) + "). Mixed-precision AdamW needs at least " + std::to_string(count) + "x H100 (" + layout + ").",
+                "; mixed precision with 8-bit AdamW " + fit(amp8) +
+                "; pure bf16 with parameters, gradients and optimizer states offloaded to the CPU " +
+                f("%.1f", gib(offloaded)) + " GiB per GPU (" + (offloadFits ? "fits" : "does not fit") +
+                ": activations and overhead " + f("%.1f", gib(offloaded - gathered)) +
+                " + two all-gathered bf16 layers " + f("%.1f", gib(gathered)) +
+                "). Mixed-precision AdamW needs at least " + std::to_string(count) + "x H100 (" + layout + ").",
             "Mixed precision keeps fp32 master weights and two fp32 moments: " + f("%.2f", params * 16 / 1e12) +
                 " TB, over 8 x 80 GB. Pure bf16 keeps weights, gradients and moments in 16 bits (8 B/param, " +
                 f("%.0f", params * 8 / 8 / 1e9) + " GB per GPU under ZeRO-3); torchtune's 70B full fine-tune "
-                "(recipes/configs/llama3_1/70B_full.yaml) runs it on 8 GPUs with fsdp_cpu_offload, trading GPU memory for "
-                "host-device traffic each step (the estimator does not time the offload). " + std::string(amp8.fits ? "An 8-bit optimizer is enough here" : "An 8-bit optimizer alone is not enough") +
+                "(recipes/configs/llama3_1/70B_full.yaml) runs it on 8 GPUs with fsdp_cpu_offload, trading GPU memory "
+                "for host-device traffic each step (the estimator does not time the offload). " +
+                (amp8.fits ? std::string("An 8-bit optimizer is enough here")
+                           : std::string("An 8-bit optimizer alone is not enough")) +
                 ": it shrinks the moments to " + f("%.1f", gib(amp8.memory.optimizer)) + " GiB per GPU, while the "
                 "weights (sharded fp32 master, gathered layers) take " + f("%.1f", gib(amp8.memory.weights)) +
                 " GiB and the gradients " + f("%.1f", gib(amp8.memory.gradients)) + " GiB."};
@@ -169,7 +173,7 @@ std::vector<RuleCheck> checkRulesOfThumb(const Catalog& cat)
         // States without autocast's saved 16-bit copies (full checkpointing keeps none).
         Scenario ck = s;
         ck.training.checkpointing = Checkpointing::Full;
-        const MemoryBreakdown& m = estimateOn(ck, h100).memory;
+        const MemoryBreakdown m = estimateOn(ck, h100).memory;
         const double states = (m.weights + m.gradients + m.optimizer) / n;
         const char* verdict = std::abs(states - 16) <= 2 ? "holds" : "corrected"; // "roughly": +/- one 16-bit copy
         RuleCheck r{"bytes-per-param-adam",
@@ -197,7 +201,7 @@ std::vector<RuleCheck> checkRulesOfThumb(const Catalog& cat)
         Scenario s = scenario(R"({"preset":"llama-3.1-70b"})",
                               R"({"mode":"training","runtime":"optimized","training":{"precision":"amp_bf16","micro_batch":1,"seq_len":2048,"activation_checkpointing":"full"}})");
         const double n = s.model.totalParams();
-        const MemoryBreakdown& m = estimateOn(s, h100).memory; // one GPU: nothing sharded
+        const MemoryBreakdown m = estimateOn(s, h100).memory; // one GPU: nothing sharded
         const double states = m.weights + m.gradients + m.optimizer;
         out.push_back({"70b-1-1tb", "Fine-tuning a 70-billion-parameter model needs over 1.1 TB of GPU memory.", kSeed002,
                        states >= 1.1e12 ? "holds" : "corrected",

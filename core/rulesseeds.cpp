@@ -76,7 +76,8 @@ RuleCheck spotSavings(const Catalog& cat)
                                     : inRangeHigh ? "60-90% compares spot with hyperscaler list prices; against the "
                                                     "typical rate of marketplaces and specialty clouds the median "
                                                     "saving is " + pct(medTyp) + "."
-                                                  : "Neither typical nor hyperscaler rates give 60-90% in the median.")};
+                                                  : "Neither typical nor hyperscaler rates give 60-90% in the "
+                                                    "median.")};
 }
 
 /// The seed's PUE ranges against the PUE the owning-cost model uses.
