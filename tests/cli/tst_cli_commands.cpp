@@ -191,7 +191,7 @@ void TestCliCommands::rulesJson()
     QVERIFY2(r.code == 0, describe(r));
     const json doc = json::parse(r.out);
     QCOMPARE(doc["format"].get<std::string>(), std::string("gpuplanner-rules"));
-    QCOMPARE(doc["rules"].size(), std::size_t(16));
+    QCOMPARE(doc["rules"].size(), std::size_t(20));
     int holds = 0, corrected = 0, depends = 0;
     for (const auto& rule : doc["rules"]) {
         const std::string v = rule["verdict"].get<std::string>();
@@ -199,9 +199,11 @@ void TestCliCommands::rulesJson()
         corrected += v == "corrected";
         depends += v == "depends";
     }
-    QCOMPARE(holds, 8);
+    // issue #12: 70B on 8x H100 became "depends", the A100-vs-RTX 3080 price rule "corrected"; spot 60-90%
+    // (depends), PUE (holds), H100 a third of the A100's time (holds), H200 doubles 70B (depends) were added.
+    QCOMPARE(holds, 9);
     QCOMPARE(corrected, 5);
-    QCOMPARE(depends, 3);
+    QCOMPARE(depends, 6);
     // The A100 break-even: $10,000 / ($3.67 - 0.4 kW x 1.3 x $0.12) = 2,771.9 h.
     const json& rvb = doc["rules"][6];
     QCOMPARE(rvb["id"].get<std::string>(), std::string("rent-vs-buy-2600h"));
