@@ -70,7 +70,9 @@ SettingsDialog::SettingsDialog(Settings& settings, QWidget* parent)
     form->addRow(tr("Default &pricing for new scenarios"), m_pricing);
     form->addRow(tr("Default &electricity price"), m_electricity);
     form->addRow(tr("&Currency symbol"), m_currency);
-    form->addRow(tr("Ca&libration"), calibrationRow);
+    auto* calibrationLabel = new QLabel(tr("Ca&libration"), this);
+    calibrationLabel->setBuddy(browse); // the path itself is read-only: Alt+L goes to "Choose..."
+    form->addRow(calibrationLabel, calibrationRow);
     auto* note = new QLabel(tr("Defaults apply to new scenarios; open scenarios keep their own pricing."));
     note->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
