@@ -47,8 +47,7 @@ CalibrationChoice loadCalibrationFile(const QString& path, QString* error)
     } catch (const std::exception& e) {
         problems << QString::fromUtf8(e.what());
     }
-    *error = tr("The calibration file %1 cannot be used: %2.")
-                 .arg(shown, problems.join(QStringLiteral("; ")));
+    *error = tr("The calibration file %1 cannot be used: %2.").arg(shown, problems.join(QStringLiteral("; ")));
     return {};
 }
 

@@ -13,7 +13,7 @@ namespace gp::ui {
 /// (same schema as resources/calibration/builtin-calibration.json).
 struct CalibrationChoice {
     std::shared_ptr<const gp::Calibration> calibration; // nullptr: the built-in table
-    QString path;                                       // absolute file path; "" for the built-in table
+    QString path; // absolute file path; "" for the built-in table
 };
 
 /// Reads `path` bounded (gp::readTextFileBounded: no FIFOs, no huge files) and
