@@ -8,9 +8,11 @@
 #include "ui/mainwindow.h"
 #include "ui/plancontroller.h"
 #include "ui/plannerpage.h"
+#include "ui/rentbuypage.h"
 #include "ui/reportbuilder.h"
 #include "ui/resultspage.h"
 #include "ui/resultstablemodel.h"
+#include "ui/scenariofile.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
@@ -19,10 +21,12 @@
 #include "core/catalog.h"
 #include "core/units.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QMessageBox>
 #include <QProcess>
 #include <QStandardPaths>
@@ -339,6 +343,54 @@ private slots:
         for (const auto& o : user.plan()->options)
             if (o.mig.empty())
                 QCOMPARE(o.estimate.capacityBytes, 80 * gp::units::kGiB * 0.8);
+    }
+
+    void rentVsBuyFollowsTheCalibratedPlan()
+    {
+        // No single GPU meets this example's targets: rent vs buy opens on the planner's
+        // best setup (built-in: 2x Instinct MI355X, TP2 int4), which the calibration decides.
+        const LoadedScenario l =
+            loadScenarioFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-70b-serve-targets.gpuplan.json"));
+        QVERIFY2(l.scenario, qPrintable(l.error));
+        ScenarioModel m;
+        m.resetScenario(*l.scenario);
+        EstimateController estimates(&m);
+        estimates.recomputeNow();
+        RentBuyPage page(&m, &estimates);
+        const auto recommendation = [&](const gp::Calibration* c, const QString& file) {
+            ReportBuilder b(m.scenario(), estimates.estimate(), estimates.catalog());
+            b.setSections(ReportBuilder::PlanSection);
+            b.setCalibration(c, file);
+            b.prepare();
+            return b.recommendation();
+        };
+        const ReportRecommendation builtin = recommendation(nullptr, QString());
+        QCOMPARE(builtin.source, ReportRecommendation::Source::Plan);
+        QVERIFY2(page.result(), qPrintable(page.error()));
+        QCOMPARE(page.result()->gpu, builtin.gpu);
+        QCOMPARE(page.result()->count, builtin.gpus);
+
+        // Attention kernels on non-NVIDIA parts at 2% of the peak: prefill misses the
+        // TTFT target with TP2 int4, and the plan (so the page) moves to another setup.
+        const QString file = path(QStringLiteral("slow-attention.json"));
+        QVERIFY(writeAll(file, calibrationDocument({{"attn_eff_non_nvidia", 0.02}})));
+        QString error;
+        const CalibrationChoice c = loadCalibrationFile(file, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        estimates.setCalibration(c.calibration, c.path);
+        QCOMPARE(recommendedIndex(estimates.estimate()), -1);
+        const ReportRecommendation calibrated = recommendation(c.calibration.get(), c.path);
+        QCOMPARE(calibrated.source, ReportRecommendation::Source::Plan);
+        QVERIFY2(calibrated.setup != builtin.setup, qPrintable(calibrated.setup));
+        QVERIFY2(page.result(), qPrintable(page.error()));
+        QCOMPARE(page.result()->gpu, calibrated.gpu);
+        QCOMPARE(page.result()->count, calibrated.gpus);
+        QCOMPARE(page.countSpin()->value(), calibrated.gpus);
+
+        // And back.
+        estimates.setCalibration(nullptr, QString());
+        QCOMPARE(page.result()->gpu, builtin.gpu);
+        QCOMPARE(page.result()->count, builtin.gpus);
     }
 
     void theExportedPdfNamesTheCalibration()
