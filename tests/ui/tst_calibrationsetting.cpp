@@ -147,6 +147,12 @@ private slots:
         {
             Settings s(ini);
             QCOMPARE(s.calibrationFile(), QStringLiteral("/data/cal/my-cluster.json"));
+            s.setCalibrationFile(QStringLiteral("/data/cal/a, b=c;d.json")); // INI-special characters
+        }
+        {
+            Settings s(ini);
+            QVERIFY(s.loadProblems().isEmpty());
+            QCOMPARE(s.calibrationFile(), QStringLiteral("/data/cal/a, b=c;d.json"));
             s.setCalibrationFile(QString()); // back to the built-in: the key goes
         }
         QFile file(ini);
