@@ -80,7 +80,7 @@ private:
     GpuEstimate eval(const Gpu& g)
     {
         ++m_considered;
-        return estimateOn(m_work, g, EstimateOptions{false});
+        return estimateOn(m_work, g, EstimateOptions{false, m_request.calibration});
     }
     void keep(PlanOption o, const Gpu& g);
     void noteMiss(const Gpu& g, const GpuEstimate& e);

@@ -51,6 +51,7 @@ struct PlanResult {
 
 struct PlanRequest {
     int top = 10;
+    const Calibration* calibration = nullptr;
 };
 
 /// Searches GPU type x count (up to hardware.max_count) x TP/PP/ZeRO x

@@ -32,6 +32,14 @@ void EstimateController::setCatalog(const gp::Catalog& catalog)
     recomputeNow();
 }
 
+void EstimateController::setCalibration(std::shared_ptr<const gp::Calibration> calibration, const QString& path)
+{
+    m_calibration = std::move(calibration);
+    m_calibrationPath = m_calibration ? path : QString();
+    emit calibrationChanged();
+    recomputeNow();
+}
+
 void EstimateController::scheduleRecompute()
 {
     m_timer->start();
@@ -52,7 +60,7 @@ void EstimateController::recomputeNow()
         m_estimate.scenario = s.name;
     } else {
         try {
-            m_estimate = gp::estimate(s, m_catalog, gp::EstimateOptions{/*explain=*/false});
+            m_estimate = gp::estimate(s, m_catalog, gp::EstimateOptions{/*explain=*/false, m_calibration.get()});
         } catch (const gp::InputError& e) {
             QStringList lines;
             for (const auto& d : e.problems())
@@ -74,7 +82,7 @@ gp::GpuEstimate EstimateController::explainedResult(std::size_t index) const
     if (!gpu)
         return r;
     try {
-        return gp::estimateOn(m_estimated, *gpu, gp::EstimateOptions{/*explain=*/true});
+        return gp::estimateOn(m_estimated, *gpu, gp::EstimateOptions{/*explain=*/true, m_calibration.get()});
     } catch (const std::exception&) {
         return r; // cannot happen for a scenario that estimated; the numbers still stand
     }
@@ -85,7 +93,7 @@ gp::Estimate EstimateController::explainedEstimate() const
     if (!m_error.isEmpty() || m_estimate.results.empty())
         return m_estimate;
     try {
-        return gp::estimate(m_estimated, m_catalog, gp::EstimateOptions{/*explain=*/true});
+        return gp::estimate(m_estimated, m_catalog, gp::EstimateOptions{/*explain=*/true, m_calibration.get()});
     } catch (const std::exception&) {
         return m_estimate;
     }

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,15 @@ public:
     /// Replaces the catalog (catalog editor, overlay reset) and recomputes.
     void setCatalog(const gp::Catalog& catalog);
 
+    /// The calibration every estimate, plan and report of the app uses: nullptr for
+    /// the built-in table. shared so a plan running off the GUI thread keeps its own.
+    const gp::Calibration* calibration() const { return m_calibration.get(); }
+    std::shared_ptr<const gp::Calibration> sharedCalibration() const { return m_calibration; }
+    /// The calibration file's absolute path; "" for the built-in table.
+    const QString& calibrationPath() const { return m_calibrationPath; }
+    /// Replaces the calibration (nullptr and "" for the built-in table) and recomputes.
+    void setCalibration(std::shared_ptr<const gp::Calibration> calibration, const QString& path);
+
     /// The numbers for every GPU, without the terms (GpuEstimate::terms is empty):
     /// the table and charts need only numbers, and the terms are most of the work
     /// and memory with a large catalog. explainedResult() has the terms.
@@ -53,10 +63,14 @@ signals:
     void estimateChanged();
     /// setCatalog replaced the catalog (emitted before the recompute's estimateChanged).
     void catalogChanged();
+    /// setCalibration replaced the calibration (emitted before the recompute's estimateChanged).
+    void calibrationChanged();
 
 private:
     ScenarioModel* m_scenario;
     gp::Catalog m_catalog;
+    std::shared_ptr<const gp::Calibration> m_calibration;
+    QString m_calibrationPath;
     gp::Estimate m_estimate;
     gp::Scenario m_estimated; // the scenario m_estimate is for (a recompute may be pending)
     QString m_error;

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "atomicfile.h"
+#include "calibrationfile.h"
 #include "catalogeditor.h"
 #include "catalogoverlay.h"
 #include "comparisonview.h"
@@ -133,7 +134,9 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
 
     m_statusSummary = new QLabel;
     m_statusFits = new QLabel;
+    m_statusCalibration = new QLabel;
     statusBar()->addWidget(m_statusSummary, 1);
+    statusBar()->addPermanentWidget(m_statusCalibration);
     statusBar()->addPermanentWidget(m_statusFits);
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
         if (message != m_statusWithTip) // cleared, timed out or replaced: its tooltip goes with it
@@ -144,6 +147,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     buildMenus();
 
     connect(m_controller, &EstimateController::estimateChanged, this, &MainWindow::updateViews);
+    connect(m_controller, &EstimateController::calibrationChanged, this, &MainWindow::updateCalibrationStatus);
     connect(m_docs->model()->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_docs->model(), &ScenarioModel::changed, this, &MainWindow::updateTitle);
 
@@ -155,6 +159,8 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     for (const auto& p : userCatalog.problems)
         m_pendingNotices.append({tr("Catalog overlay"), p});
     m_controller->setCatalog(userCatalog.catalog);
+    loadCalibrationSetting();
+    updateCalibrationStatus();
     m_form->setCatalog(m_controller->catalog());
     m_docs->model()->resetScenario(m_settings->newScenario());
     m_controller->recomputeNow();
@@ -378,6 +384,7 @@ bool MainWindow::exportReport(const QString& path)
     // The report prints the recommendation's terms: the estimate with its terms.
     ReportBuilder builder(m_docs->model()->scenario(), m_controller->explainedEstimate(), m_controller->catalog());
     builder.setCurrency(m_currency);
+    builder.setCalibration(m_controller->calibration(), m_controller->calibrationPath());
     // The planner tab's result, when it is for this very scenario, saves planning again.
     if (m_planController->hasResult() && !m_planController->isStale() && !m_planController->isRunning() &&
         m_planController->scope() == PlanController::Scope::Scenario &&
@@ -476,8 +483,42 @@ void MainWindow::openCatalogEditor()
 void MainWindow::openSettings()
 {
     SettingsDialog dlg(*m_settings, this);
-    if (dlg.exec() == QDialog::Accepted)
-        applyCurrency();
+    dlg.setErrorReporter(m_reportError);
+    if (dlg.exec() != QDialog::Accepted)
+        return;
+    applyCurrency();
+    if (dlg.calibrationChosen()) {
+        const CalibrationChoice& c = dlg.chosenCalibration();
+        m_controller->setCalibration(c.calibration, c.path);
+        showStatus(tr("Estimates now use the calibration %1").arg(c.path.isEmpty() ? calibrationName(c.path) : c.path),
+                   8000);
+    }
+}
+
+void MainWindow::loadCalibrationSetting()
+{
+    const QString path = m_settings->calibrationFile();
+    if (path.isEmpty())
+        return;
+    QString error;
+    CalibrationChoice c = loadCalibrationFile(path, &error);
+    if (!error.isEmpty()) {
+        // The setting stays: the file may be back or fixed at the next start.
+        m_pendingNotices.append({tr("Calibration file"),
+                                 error + QLatin1Char(' ') +
+                                     tr("The built-in calibration is used; Tools → Settings chooses another.")});
+        return;
+    }
+    m_controller->setCalibration(std::move(c.calibration), c.path);
+}
+
+void MainWindow::updateCalibrationStatus()
+{
+    const QString path = m_controller->calibrationPath();
+    m_statusCalibration->setText(tr("Calibration: %1").arg(calibrationName(path)));
+    m_statusCalibration->setToolTip(path.isEmpty() ? tr("The calibration compiled into GPU Planner (Tools → Settings "
+                                                        "chooses a file)")
+                                                   : QDir::toNativeSeparators(path));
 }
 
 void MainWindow::applyCurrency()

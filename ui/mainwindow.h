@@ -57,6 +57,9 @@ public:
     bool exportReport(const QString& path);
     bool exportCsv(const QString& path);
 
+    /// The status bar's "Calibration: ..." (the full path in its tooltip).
+    QLabel* calibrationStatus() const { return m_statusCalibration; }
+
     /// The scenario, its file, recent files, autosave and unsaved-changes prompt.
     DocumentManager* documentManager() const { return m_docs; }
     /// The scenario form, left of the tabs.
@@ -97,6 +100,9 @@ private:
     void about();
     void howEstimatesWork();
     void applyCurrency();
+    /// Loads the calibration file the settings name (start-up); a bad one is reported and the built-in used.
+    void loadCalibrationSetting();
+    void updateCalibrationStatus();
 
     std::unique_ptr<Settings> m_settings;
     DocumentManager* m_docs;
@@ -112,6 +118,7 @@ private:
     RulesPage* m_rules = nullptr;
     QLabel* m_statusSummary = nullptr;
     QLabel* m_statusFits = nullptr;
+    QLabel* m_statusCalibration = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 

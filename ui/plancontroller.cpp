@@ -26,6 +26,7 @@ PlanController::PlanController(ScenarioModel* scenario, EstimateController* esti
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &PlanController::finished);
     connect(m_scenario, &ScenarioModel::changed, this, &PlanController::markStale);
     connect(m_estimates, &EstimateController::catalogChanged, this, &PlanController::markStale);
+    connect(m_estimates, &EstimateController::calibrationChanged, this, &PlanController::markStale);
 }
 
 PlanController::~PlanController()
@@ -90,13 +91,14 @@ bool PlanController::invalidScenario()
     return true;
 }
 
-PlanController::Outcome PlanController::run(const gp::Scenario& s, const gp::Catalog& catalog, int top)
+PlanController::Outcome PlanController::run(const gp::Scenario& s, const gp::Catalog& catalog,
+                                           const gp::Calibration* calibration, int top)
 {
     QElapsedTimer clock;
     clock.start();
     Outcome o;
     try {
-        o.result = gp::plan(s, catalog, gp::PlanRequest{top});
+        o.result = gp::plan(s, catalog, gp::PlanRequest{top, calibration});
     } catch (const gp::InputError& e) {
         QStringList lines;
         for (const auto& d : e.problems())
@@ -123,8 +125,10 @@ void PlanController::start()
     auto promise = std::make_shared<QPromise<Outcome>>();
     m_watcher.setFuture(promise->future());
     promise->start();
-    QThreadPool::globalInstance()->start([promise, s = m_inFlight, catalog = m_estimates->catalog(), top = m_top] {
-        promise->addResult(run(s, catalog, top));
+    // The worker shares ownership of the calibration: replacing it meanwhile frees nothing in use.
+    QThreadPool::globalInstance()->start([promise, s = m_inFlight, catalog = m_estimates->catalog(),
+                                          calibration = m_estimates->sharedCalibration(), top = m_top] {
+        promise->addResult(run(s, catalog, calibration.get(), top));
         promise->finish();
     });
 }
@@ -158,7 +162,7 @@ void PlanController::recomputeNow()
         return;
     const gp::Scenario s = scenarioToPlan();
     m_stale = false;
-    adopt(run(s, m_estimates->catalog(), m_top), s);
+    adopt(run(s, m_estimates->catalog(), m_estimates->calibration(), m_top), s);
 }
 
 void PlanController::adopt(Outcome o, const gp::Scenario& s)

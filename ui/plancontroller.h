@@ -71,7 +71,7 @@ private:
         QString error;
         double ms = 0;
     };
-    static Outcome run(const gp::Scenario& s, const gp::Catalog& catalog, int top);
+    static Outcome run(const gp::Scenario& s, const gp::Catalog& catalog, const gp::Calibration* calibration, int top);
     gp::Scenario scenarioToPlan() const;
     bool invalidScenario();
     void start();

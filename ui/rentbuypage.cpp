@@ -153,6 +153,8 @@ RentBuyPage::RentBuyPage(ScenarioModel* model, EstimateController* estimates, QW
     connect(m_model, &ScenarioModel::changed, this, &RentBuyPage::markDirty);
     connect(m_estimates, &EstimateController::estimateChanged, this, &RentBuyPage::markDirty);
     connect(m_estimates, &EstimateController::catalogChanged, this, &RentBuyPage::fillGpuCombo);
+    // Other constants, another plan (the estimate's recompute marks the page dirty).
+    connect(m_estimates, &EstimateController::calibrationChanged, this, [this] { m_plannedFor.clear(); });
     fillGpuCombo();
     for (const auto& [f, w] : m_editors)
         showField(f);
@@ -249,7 +251,7 @@ ReportRecommendation RentBuyPage::recommendation(const gp::Scenario& s, const gp
     if (key != m_plannedFor) {
         m_plan.reset();
         try {
-            m_plan = std::make_unique<gp::PlanResult>(gp::plan(s, catalog, gp::PlanRequest{ReportBuilder::kMaxPlanOptions}));
+            m_plan = std::make_unique<gp::PlanResult>(gp::plan(s, catalog, gp::PlanRequest{ReportBuilder::kMaxPlanOptions, m_estimates->calibration()}));
         } catch (const std::exception&) {
             // An invalid scenario has no plan: the estimate's own choice stands.
         }

@@ -1,6 +1,7 @@
 #include "reportbuilder.h"
 
 #include "atomicfile.h"
+#include "calibrationfile.h"
 #include "estimatecontroller.h"
 #include "format.h"
 #include "modelspecs.h"
@@ -15,6 +16,7 @@
 #include "core/scenarioname.h"
 #include "core/units.h"
 
+#include <QDir>
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPageLayout>
@@ -235,6 +237,7 @@ QString ReportBuilder::htmlAfterCharts() const
     h += QObject::tr("<h2>Uncertainty</h2><p>Relative 1-sigma error bands from the calibration residuals "
                      "(predicted vs measured): a ±20% band means about two in three measured runs land within 20% "
                      "of the estimate.</p>");
+    h += QStringLiteral("<p>%1</p>").arg(htmlEscape(calibrationText()));
     h += QStringLiteral("<table border='1' cellspacing='0'><tr><th>%1</th><th>%2</th><th>%3</th></tr>")
              .arg(QObject::tr("GPU"), QObject::tr("Memory ±"), QObject::tr("Throughput ±"));
     for (const int i : shown) {
@@ -278,6 +281,13 @@ QString ReportBuilder::htmlAfterCharts() const
     return h;
 }
 
+QString ReportBuilder::calibrationText() const
+{
+    if (m_calibrationPath.isEmpty())
+        return QObject::tr("Calibration: %1").arg(calibrationName(QString()));
+    return QObject::tr("Calibration: %1 (%2)").arg(calibrationName(m_calibrationPath), QDir::toNativeSeparators(m_calibrationPath));
+}
+
 void ReportBuilder::prepare()
 {
     if (m_prepared)
@@ -293,7 +303,7 @@ void ReportBuilder::prepare()
     // meets the targets as configured.
     if (((m_sections & PlanSection) || recommendedIndex(m_estimate) < 0) && !m_plan) {
         try {
-            m_plan = gp::plan(m_scenario, m_catalog, gp::PlanRequest{kMaxPlanOptions});
+            m_plan = gp::plan(m_scenario, m_catalog, gp::PlanRequest{kMaxPlanOptions, m_calibration});
         } catch (const gp::InputError& e) {
             m_planError = problems(e);
         } catch (const std::exception& e) {
@@ -393,7 +403,7 @@ void ReportBuilder::paint(QPdfWriter& writer)
     intro(htmlRules(), false, 0);
     intro(reporthtml::style() + QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated "
                                "against measured runs; treat them as planning figures, not quotes. Prices change "
-                               "weekly.</p>"),
+                               "weekly. %1.</p>").arg(htmlEscape(calibrationText())),
           false, 0);
     m_pages = flow.pageCount();
     m_layout.pages = m_pages;

@@ -45,6 +45,15 @@ public:
     void setTimestamp(const QDateTime& t) { m_timestamp = t; }
     /// Which optional sections to include (Section flags; default all).
     void setSections(int sections) { m_sections = sections; }
+    /// The calibration the estimate was computed with (nullptr and "" for the built-in
+    /// table; not owned, must outlive the builder): the plan uses it and the report names it.
+    void setCalibration(const gp::Calibration* calibration, const QString& path)
+    {
+        m_calibration = calibration;
+        m_calibrationPath = calibration ? path : QString();
+    }
+    /// "Calibration: built-in" or "Calibration: <file name> (<full path>)", as the report prints it.
+    QString calibrationText() const;
     /// A plan already computed for this scenario; otherwise write() runs gp::plan.
     void setPlan(const gp::PlanResult& plan) { m_plan = plan; }
 
@@ -85,6 +94,8 @@ private:
     QString m_title;
     gp::Estimate m_estimate;
     const gp::Catalog& m_catalog;
+    const gp::Calibration* m_calibration = nullptr;
+    QString m_calibrationPath;
     QString m_currency = QStringLiteral("$");
     QDateTime m_timestamp = QDateTime::currentDateTime();
     int m_pages = 0;

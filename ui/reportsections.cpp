@@ -162,7 +162,7 @@ QString ReportBuilder::htmlRules() const
         return {};
     QString h = reporthtml::style() + QObject::tr("<h2>Rules of thumb</h2>");
     h += QObject::tr("<p>Claims from the GPU-choice articles this tool grew from, recomputed with the same models on the "
-                     "built-in catalog.</p>");
+                     "built-in catalog and calibration.</p>");
     if (m_rules.empty())
         return h + QObject::tr("<p class='warn'>The checks could not be computed.</p>");
     h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><thead><tr><th>%1</th><th>%2</th><th>%3</th></tr></thead>")

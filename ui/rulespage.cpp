@@ -63,8 +63,8 @@ RulesPage::RulesPage(QWidget* parent)
     bar->addWidget(m_filter);
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(tr("Claims from the GPU-choice articles this tool grew from, recomputed with its own memory, "
-                                "speed and cost models on the built-in catalog. <i>Corrected</i>: the model disagrees "
-                                "and says why; <i>depends</i>: true under some assumptions only."));
+                                "speed and cost models on the built-in catalog and calibration. <i>Corrected</i>: the "
+                                "model disagrees and says why; <i>depends</i>: true under some assumptions only."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     layout->addLayout(bar);

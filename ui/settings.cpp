@@ -26,6 +26,7 @@ const auto kLastDir = QStringLiteral("files/lastDirectory");
 const auto kGeometry = QStringLiteral("window/geometry");
 const auto kState = QStringLiteral("window/state");
 const auto kSplitter = QStringLiteral("window/splitter");
+const auto kCalibration = QStringLiteral("estimates/calibrationFile");
 
 /// The file QSettings() keeps the application's settings in, "" where it is not a file.
 QString nativeSettingsFile()
@@ -170,6 +171,7 @@ void Settings::checkStoredValues()
              return !v.isValid() || v.typeId() == QMetaType::QString || v.typeId() == QMetaType::QStringList;
          }},
         {kLastDir, isType(QMetaType::QString)},
+        {kCalibration, isType(QMetaType::QString)},
         // Window and splitter states are checked before use: absurd sizes (a
         // hand-edited or damaged file) would put the window off screen or make
         // the first layout take minutes.
@@ -247,6 +249,20 @@ QString Settings::currencySymbol() const
 void Settings::setCurrencySymbol(const QString& s)
 {
     m_settings->setValue(kCurrency, s);
+    sync();
+}
+
+QString Settings::calibrationFile() const
+{
+    return m_settings->value(kCalibration).toString();
+}
+
+void Settings::setCalibrationFile(const QString& path)
+{
+    if (path.isEmpty())
+        m_settings->remove(kCalibration);
+    else
+        m_settings->setValue(kCalibration, path);
     sync();
 }
 

@@ -46,6 +46,10 @@ public:
     QString currencySymbol() const;
     void setCurrencySymbol(const QString& s);
 
+    /// The user's calibration file (absolute path); "" for the built-in calibration.
+    QString calibrationFile() const;
+    void setCalibrationFile(const QString& path);
+
     QStringList recentFiles() const;
     void setRecentFiles(const QStringList& files);
     QString lastDirectory() const;

@@ -1,4 +1,6 @@
 #pragma once
+#include "calibrationfile.h"
+
 #include <QDialog>
 
 #include <functional>
@@ -6,12 +8,14 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
+class QPushButton;
 
 namespace gp::ui {
 
 class Settings;
 
-/// Tools → Settings: default pricing model, electricity price, currency symbol.
+/// Tools → Settings: default pricing model, electricity price, currency symbol, and
+/// the calibration file every estimate uses (or the built-in one).
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -25,12 +29,28 @@ public:
     void accept() override;
     QLineEdit* currencyEdit() const { return m_currency; }
 
+    /// Loads and validates a calibration file (the "Choose..." button's pick); a bad
+    /// one is reported (file, key and problem) and the previous choice stays.
+    bool chooseCalibrationFile(const QString& path);
+    /// Goes back to the built-in calibration (the "Built-in" button).
+    void useBuiltinCalibration();
+    /// A calibration was chosen in this dialog (the caller applies it after accept()).
+    bool calibrationChosen() const { return m_calibrationChosen; }
+    const CalibrationChoice& chosenCalibration() const { return m_chosen; }
+    QLineEdit* calibrationEdit() const { return m_calibration; }
+
 private:
     std::function<void(const QString&, const QString&)> m_reportError;
     Settings& m_settings;
     QComboBox* m_pricing;
     QDoubleSpinBox* m_electricity;
     QLineEdit* m_currency;
+    QLineEdit* m_calibration;
+    QPushButton* m_builtinButton;
+    CalibrationChoice m_chosen;
+    bool m_calibrationChosen = false;
+
+    void showCalibration(const QString& path);
 };
 
 } // namespace gp::ui
