@@ -46,6 +46,7 @@ std::string formatCount(double n)
 /// the note says so.
 struct Anchor {
     const char* name;
+    const char* remark; // where this shape differs from the real model's
     int layers;
     int hidden;
     int heads;
@@ -58,31 +59,32 @@ struct Anchor {
 // Every column is non-decreasing down the table, so every point between two
 // anchors lies between them in every dimension.
 constexpr std::array<Anchor, 11> kDecoderAnchors = {{
-    {"the smallest shape", 1, 128, 1, 1, 256, 4096, true},
-    {"GPT-2 small", 12, 768, 6, 1, 2560, 50257, true},
-    {"Qwen2.5 0.5B (FFN 5376, not 4864, to total 0.5B with a smaller vocabulary)", 24, 896, 7, 1, 5376, 128256, true},
-    {"Llama 3.2 3B (FFN 7424, not 8192, to total 3.0B)", 28, 3072, 24, 8, 7424, 128256, true},
-    {"Llama 2 7B (8 KV heads and Llama 3's vocabulary here)", 32, 4096, 32, 8, 11008, 128256, false},
-    {"Llama 3.1 8B", 32, 4096, 32, 8, 14336, 128256, false},
-    {"Llama 2 13B (FFN 14848, not 13824: 8 KV heads and a larger vocabulary here)", 40, 5120, 40, 8, 14848,
+    {"the smallest shape", "", 1, 128, 1, 1, 256, 4096, true},
+    {"GPT-2 small", "", 12, 768, 6, 1, 2560, 50257, true},
+    {"Qwen2.5 0.5B", "FFN 5376, not 4864, to total 0.5B with a smaller vocabulary", 24, 896, 7, 1, 5376, 128256, true},
+    {"Llama 3.2 3B", "FFN 7424, not 8192, to total 3.0B", 28, 3072, 24, 8, 7424, 128256, true},
+    {"Llama 2 7B", "8 KV heads and Llama 3's vocabulary here", 32, 4096, 32, 8, 11008, 128256, false},
+    {"Llama 3.1 8B", "", 32, 4096, 32, 8, 14336, 128256, false},
+    {"Llama 2 13B", "FFN 14848, not 13824: 8 KV heads and a larger vocabulary here", 40, 5120, 40, 8, 14848,
      128256, false},
-    {"Qwen2.5 32B (FFN 27136, not 27648: a smaller vocabulary here)", 64, 5120, 40, 8, 27136, 128256, false},
-    {"Llama 3.1 70B", 80, 8192, 64, 8, 28672, 128256, false},
-    {"Qwen2.5 72B (a smaller vocabulary here)", 80, 8192, 64, 8, 29568, 128256, false},
-    {"Llama 3.1 405B", 126, 16384, 128, 8, 53248, 128256, false},
+    {"Qwen2.5 32B", "FFN 27136, not 27648: a smaller vocabulary here", 64, 5120, 40, 8, 27136, 128256, false},
+    {"Llama 3.1 70B", "", 80, 8192, 64, 8, 28672, 128256, false},
+    {"Qwen2.5 72B", "FFN 29696, not 29568: a multiple of 256, and a smaller vocabulary", 80, 8192, 64, 8, 29696,
+     128256, false},
+    {"Llama 3.1 405B", "", 126, 16384, 128, 8, 53248, 128256, false},
 }};
 
 // BERT sizes (Turc et al. 2019, BERT-base/large), then XLM-R XL/XXL's layers
 // and widths with BERT's vocabulary. MHA, FFN 4x hidden.
 constexpr std::array<Anchor, 8> kEncoderAnchors = {{
-    {"BERT-tiny", 2, 128, 2, 2, 512, 30522, true},
-    {"BERT-mini", 4, 256, 4, 4, 1024, 30522, true},
-    {"BERT-small", 4, 512, 8, 8, 2048, 30522, true},
-    {"BERT-medium", 8, 512, 8, 8, 2048, 30522, true},
-    {"BERT-base", 12, 768, 12, 12, 3072, 30522, true},
-    {"BERT-large", 24, 1024, 16, 16, 4096, 30522, true},
-    {"XLM-R XL (BERT's vocabulary)", 36, 2560, 40, 40, 10240, 30522, true},
-    {"XLM-R XXL (BERT's vocabulary)", 48, 4096, 64, 64, 16384, 30522, true},
+    {"BERT-tiny", "", 2, 128, 2, 2, 512, 30522, true},
+    {"BERT-mini", "", 4, 256, 4, 4, 1024, 30522, true},
+    {"BERT-small", "", 4, 512, 8, 8, 2048, 30522, true},
+    {"BERT-medium", "", 8, 512, 8, 8, 2048, 30522, true},
+    {"BERT-base", "", 12, 768, 12, 12, 3072, 30522, true},
+    {"BERT-large", "", 24, 1024, 16, 16, 4096, 30522, true},
+    {"XLM-R XL", "BERT's vocabulary", 36, 2560, 40, 40, 10240, 30522, true},
+    {"XLM-R XXL", "BERT's vocabulary", 48, 4096, 64, 64, 16384, 30522, true},
 }};
 
 constexpr double kAnchorSnap = 0.02; // see nearestPoint
@@ -158,6 +160,8 @@ double logLerp(double a, double b, double t)
 /// the anchors.
 std::int64_t dimAt(double a, double b, double t, std::int64_t grain, std::int64_t limit, double late = 0)
 {
+    if (t == 0)
+        return static_cast<std::int64_t>(a);
     const double v = logLerp(a, b, t);
     const std::int64_t rounded = std::llround(v / static_cast<double>(grain) - late) * grain;
     const auto lo = static_cast<std::int64_t>(t <= 1 ? a : b);
@@ -187,6 +191,7 @@ PathPoint pointAt(ModelFamily family, double s)
     pt.t = t;
     Anchor& m = pt.shape;
     m.name = nullptr;
+    m.remark = nullptr;
     m.layers = toInt(dimAt(a.layers, b.layers, t, 1, kMaxLayers));
     m.hidden = toInt(dimAt(a.hidden, b.hidden, t, grain, kMaxHidden));
     if (encoder) {
@@ -319,10 +324,11 @@ std::string placeOf(ModelFamily family, const PathPoint& pt, bool isMoe)
     const Path& p = pathFor(family);
     const Anchor& a = p.anchors[pt.seg];
     const Anchor& b = p.anchors[pt.seg + 1];
-    if (sameShape(pt.shape, a, !isMoe))
-        return std::string("the shape of ") + a.name;
-    if (sameShape(pt.shape, b, !isMoe))
-        return std::string("the shape of ") + b.name;
+    for (const Anchor* at : {&a, &b}) {
+        if (sameShape(pt.shape, *at, !isMoe))
+            return std::string("the shape of ") + at->name
+                 + (*at->remark != '\0' ? std::string(" (") + at->remark + ")" : std::string());
+    }
     if (pt.t > 1)
         return std::string("beyond ") + b.name + ", extrapolated along the path from " + a.name;
     return std::string("between ") + a.name + " and " + b.name + ", " + std::to_string(toInt(std::lround(100 * pt.t)))
