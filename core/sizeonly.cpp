@@ -39,119 +39,175 @@ std::string formatCount(double n)
     return buf;
 }
 
+/// A known shape on the size path. Decoders are written in one style (Llama 3:
+/// heads of 128, SwiGLU, RoPE, the 128256-token vocabulary from 0.5B up, tied
+/// embeddings up to 3B, 8 KV heads from 3B), so a neighbouring anchor never
+/// has a smaller vocabulary or fewer KV heads; where the real model differs
+/// the note says so.
 struct Anchor {
+    const char* name;
+    const char* remark; // where this shape differs from the real model's
     int layers;
     int hidden;
+    int heads;
+    int kvHeads;
+    std::int64_t ffn;
+    std::int64_t vocab;
+    bool tied;
 };
 
-// Known shapes, smallest first: GPT-2 small/medium (125M, 350M), GPT-3 XL /
-// OPT-1.3B (24x2048), Llama 3.2 3B, Llama 3 8B, Llama 2 13B, Code Llama 34B,
-// Llama 3 70B, GPT-3 175B, Llama 3.1 405B. They place a size on the width
-// axis; the depth is then solved for the size.
-constexpr std::array<Anchor, 10> kAnchors = {{
-    {12, 768},
-    {24, 1024},
-    {24, 2048},
-    {28, 3072},
-    {32, 4096},
-    {40, 5120},
-    {48, 8192},
-    {80, 8192},
-    {96, 12288},
-    {126, 16384},
+// Every column is non-decreasing down the table, so every point between two
+// anchors lies between them in every dimension.
+constexpr std::array<Anchor, 11> kDecoderAnchors = {{
+    {"the smallest shape", "", 1, 128, 1, 1, 256, 4096, true},
+    {"GPT-2 small", "", 12, 768, 6, 1, 2560, 50257, true},
+    {"Qwen2.5 0.5B", "FFN 5376, not 4864, to total 0.5B with a smaller vocabulary", 24, 896, 7, 1, 5376, 128256, true},
+    {"Llama 3.2 3B", "FFN 7424, not 8192, to total 3.0B", 28, 3072, 24, 8, 7424, 128256, true},
+    {"Llama 2 7B", "8 KV heads and Llama 3's vocabulary here", 32, 4096, 32, 8, 11008, 128256, false},
+    {"Llama 3.1 8B", "", 32, 4096, 32, 8, 14336, 128256, false},
+    {"Llama 2 13B", "FFN 14848, not 13824: 8 KV heads and a larger vocabulary here", 40, 5120, 40, 8, 14848,
+     128256, false},
+    {"Qwen2.5 32B", "FFN 27136, not 27648: a smaller vocabulary here", 64, 5120, 40, 8, 27136, 128256, false},
+    {"Llama 3.1 70B", "", 80, 8192, 64, 8, 28672, 128256, false},
+    {"Qwen2.5 72B", "FFN 29696, not 29568: a multiple of 256, and a smaller vocabulary", 80, 8192, 64, 8, 29696,
+     128256, false},
+    {"Llama 3.1 405B", "", 126, 16384, 128, 8, 53248, 128256, false},
 }};
+
+// BERT sizes (Turc et al. 2019, BERT-base/large), then XLM-R XL/XXL's layers
+// and widths with BERT's vocabulary. MHA, FFN 4x hidden.
+constexpr std::array<Anchor, 8> kEncoderAnchors = {{
+    {"BERT-tiny", "", 2, 128, 2, 2, 512, 30522, true},
+    {"BERT-mini", "", 4, 256, 4, 4, 1024, 30522, true},
+    {"BERT-small", "", 4, 512, 8, 8, 2048, 30522, true},
+    {"BERT-medium", "", 8, 512, 8, 8, 2048, 30522, true},
+    {"BERT-base", "", 12, 768, 12, 12, 3072, 30522, true},
+    {"BERT-large", "", 24, 1024, 16, 16, 4096, 30522, true},
+    {"XLM-R XL", "BERT's vocabulary", 36, 2560, 40, 40, 10240, 30522, true},
+    {"XLM-R XXL", "BERT's vocabulary", 48, 4096, 64, 64, 16384, 30522, true},
+}};
+
+constexpr double kAnchorSnap = 0.02; // see nearestPoint
 
 constexpr double kFfnRatio = 3.5; // SwiGLU FFN width / hidden in Llama 3 (14336 / 4096)
 
-/// The fixed (non-size) choices for a family; vocabulary and tying depend on
-/// the model's total size `params`.
-ModelArch styleFor(ModelFamily family, double params, int layers, int hidden)
+int headDimFor(ModelFamily family) { return family == ModelFamily::Encoder ? 64 : 128; }
+
+/// A point on the size path: the rounded shape, and where it lies.
+struct PathPoint {
+    Anchor shape{};
+    double ffnExact = 0;  // FFN width before rounding (sizes MoE experts)
+    std::size_t seg = 0;  // between anchors seg and seg + 1
+    double t = 0;         // 0 at anchor seg, 1 at seg + 1 (above 1 past the last)
+};
+
+/// The family's fixed choices around a path shape.
+ModelArch archFor(ModelFamily family, const Anchor& a)
 {
     ModelArch m;
     m.family = family;
-    m.layers = layers;
-    m.hidden = hidden;
+    m.layers = a.layers;
+    m.hidden = a.hidden;
+    m.heads = a.heads;
+    m.kvHeads = a.kvHeads;
+    m.headDim = headDimFor(family);
+    m.ffnHidden = a.ffn;
+    m.vocab = a.vocab;
+    m.tiedEmbeddings = a.tied;
     if (family == ModelFamily::Encoder) {
         // BERT style: GELU, biases, LayerNorm, learned positions, MHA.
-        m.headDim = 64;
-        m.heads = std::max(1, hidden / 64);
-        m.kvHeads = m.heads;
         m.ffn = FfnKind::GELU;
-        m.ffnHidden = 4 * std::int64_t(hidden);
-        m.vocab = 30522;
-        m.tiedEmbeddings = true;
         m.positional = Positional::Learned;
         m.maxPositions = 512;
         m.biases = true;
-        return m;
+    } else {
+        m.ffn = FfnKind::SwiGLU;
+        m.positional = Positional::Rope;
+        m.maxPositions = 8192;
+        m.biases = false;
     }
-    // Llama style. Head dim 64 up to hidden 2048 (GPT-3 XL, Llama 3.2 1B),
-    // 128 above; GQA with up to 8 KV heads.
-    m.headDim = hidden > 2048 ? 128 : 64;
-    m.heads = std::max(1, hidden / m.headDim);
-    m.kvHeads = 1;
-    for (int kv = std::min(8, m.heads); kv >= 1; --kv) {
-        if (m.heads % kv == 0) {
-            m.kvHeads = kv;
-            break;
-        }
-    }
-    m.ffn = FfnKind::SwiGLU;
-    m.ffnHidden = (static_cast<std::int64_t>(kFfnRatio * hidden) + 255) / 256 * 256;
-    // Vocabulary: below 1B the 128K Llama 3 vocabulary would be a third or
-    // more of the model, so those take Llama 2's 32000 tokens, tied. From 1B
-    // the Llama 3 vocabulary, tied below 7B (as Llama 3.2 1B/3B do) and with a
-    // separate LM head from 7B (Llama 3.1 8B and up).
-    m.vocab = params < 1e9 ? 32000 : 128256;
-    m.tiedEmbeddings = params < 7e9;
-    m.positional = Positional::Rope;
-    m.maxPositions = 8192;
-    m.biases = false;
     return m;
 }
 
-/// Hidden width for a size: log-log interpolation between the anchors'
-/// nominal sizes (each anchor in the family's style), extrapolated from the
-/// end segments outside the table. `styleParams` (the model's real size)
-/// picks the vocabulary.
-double interpolateHidden(ModelFamily family, double styleParams, double target)
+struct Path {
+    const Anchor* anchors;
+    std::size_t count;
+    std::vector<double> logSize; // log of each anchor's total in the family's style
+};
+
+const Path& pathFor(ModelFamily family)
 {
-    std::array<double, kAnchors.size()> nominal{};
-    for (std::size_t i = 0; i < kAnchors.size(); ++i)
-        nominal[i] = styleFor(family, styleParams, kAnchors[i].layers, kAnchors[i].hidden).totalParams();
+    auto build = [](ModelFamily f, const Anchor* anchors, std::size_t count) {
+        Path p{anchors, count, {}};
+        for (std::size_t i = 0; i < count; ++i)
+            p.logSize.push_back(std::log(archFor(f, anchors[i]).totalParams()));
+        return p;
+    };
+    static const Path decoder = build(ModelFamily::Decoder, kDecoderAnchors.data(), kDecoderAnchors.size());
+    static const Path encoder = build(ModelFamily::Encoder, kEncoderAnchors.data(), kEncoderAnchors.size());
+    return family == ModelFamily::Encoder ? encoder : decoder;
+}
+
+double logLerp(double a, double b, double t)
+{
+    return t == 0 ? a : std::exp(std::log(a) + t * (std::log(b) - std::log(a)));
+}
+
+/// One dimension at t: interpolated log-linearly, rounded to a multiple of
+/// `grain` (at a fraction `late` of the way past the half: 0 is nearest) and
+/// kept between the two anchors' values (past the last anchor: between its
+/// value and `limit`), so it never decreases along the path and is exact at
+/// the anchors.
+std::int64_t dimAt(double a, double b, double t, std::int64_t grain, std::int64_t limit, double late = 0)
+{
+    if (t == 0)
+        return static_cast<std::int64_t>(a);
+    const double v = logLerp(a, b, t);
+    const std::int64_t rounded = std::llround(v / static_cast<double>(grain) - late) * grain;
+    const auto lo = static_cast<std::int64_t>(t <= 1 ? a : b);
+    const auto hi = t <= 1 ? static_cast<std::int64_t>(b) : limit;
+    return std::clamp(rounded, lo, hi);
+}
+
+/// The shape at log size `s` on the path (s is the anchors' axis; outside the
+/// table the last segment is extrapolated upwards, and the first anchor is the
+/// floor).
+PathPoint pointAt(ModelFamily family, double s)
+{
+    const Path& p = pathFor(family);
     std::size_t seg = 0;
-    while (seg + 2 < kAnchors.size() && target > nominal[seg + 1])
+    while (seg + 2 < p.count && s >= p.logSize[seg + 1])
         ++seg;
-    const double t =
-        (std::log(target) - std::log(nominal[seg])) / (std::log(nominal[seg + 1]) - std::log(nominal[seg]));
-    const double a = kAnchors[seg].hidden;
-    const double b = kAnchors[seg + 1].hidden;
-    return std::exp(std::log(a) + t * (std::log(b) - std::log(a)));
-}
+    const double t = std::max(0.0, (s - p.logSize[seg]) / (p.logSize[seg + 1] - p.logSize[seg]));
+    const Anchor& a = p.anchors[seg];
+    const Anchor& b = p.anchors[seg + 1];
+    // Discrete choices (KV heads, tying) are the lower anchor's up to the next one.
+    const Anchor& style = t < 1 ? a : b;
+    const bool encoder = family == ModelFamily::Encoder;
+    const std::int64_t grain = headDimFor(family);
 
-/// Rounds a width to whole attention heads, and with 16 or more heads to a
-/// multiple of 8 heads, so GQA gets its usual 8 KV heads (3840 becomes 4096,
-/// 4864 becomes 5120). Uses styleFor's head-dim rule.
-int niceHidden(ModelFamily family, double hiddenF)
-{
-    const int headDim = family == ModelFamily::Decoder && hiddenF > 2048 ? 128 : 64;
-    long long heads = std::max(1LL, std::llround(hiddenF / headDim));
-    if (heads >= 16)
-        heads = std::llround(static_cast<double>(heads) / 8.0) * 8;
-    else if (heads > 2)
-        heads = heads / 2 * 2;
-    return std::clamp(toInt(heads * headDim), 64, toInt(kMaxHidden));
-}
-
-/// The layer count whose total is nearest `target` (totalParams is linear in it).
-int solveLayers(ModelArch m, double target)
-{
-    m.layers = 0;
-    const double fixed = m.totalParams();
-    m.layers = 1;
-    const double perLayer = m.totalParams() - fixed;
-    const double layers = (target - fixed) / perLayer;
-    return std::clamp(toInt(std::llround(std::max(1.0, layers))), 1, toInt(kMaxLayers));
+    PathPoint pt;
+    pt.seg = seg;
+    pt.t = t;
+    Anchor& m = pt.shape;
+    m.name = nullptr;
+    m.remark = nullptr;
+    m.layers = toInt(dimAt(a.layers, b.layers, t, 1, kMaxLayers));
+    m.hidden = toInt(dimAt(a.hidden, b.hidden, t, grain, kMaxHidden));
+    if (encoder) {
+        m.heads = m.hidden / toInt(grain);
+        m.kvHeads = m.heads;
+    } else {
+        m.kvHeads = style.kvHeads;
+        // Heads step a quarter of a head group after the midpoint, so never
+        // together with the hidden width (which steps at the midpoints).
+        m.heads = toInt(dimAt(a.heads, b.heads, t, m.kvHeads, kMaxHeads / 8 * 8, 0.25));
+    }
+    pt.ffnExact = logLerp(dbl(a.ffn), dbl(b.ffn), t);
+    m.ffn = dimAt(dbl(a.ffn), dbl(b.ffn), t, encoder ? 64 : 256, kMaxFfnHidden);
+    m.vocab = dimAt(dbl(a.vocab), dbl(b.vocab), t, 64, kMaxVocab);
+    m.tied = style.tied;
+    return pt;
 }
 
 void setFfnWidth(ModelArch& m, std::int64_t width)
@@ -159,43 +215,6 @@ void setFfnWidth(ModelArch& m, std::int64_t width)
     m.ffnHidden = width;
     if (m.moe.enabled())
         m.moe.expertFfnHidden = width; // all layers are MoE; ffnHidden mirrors it
-}
-
-/// Solves the FFN width (dense, or per expert) so totalParams hits `target`;
-/// totalParams is linear in it. Rounds to a multiple of 256 when that stays
-/// within 0.5%, else 64, else 1.
-std::int64_t solveFfn(ModelArch& m, double target)
-{
-    setFfnWidth(m, 0);
-    const double base = m.totalParams();
-    setFfnWidth(m, 1024);
-    const double slope = (m.totalParams() - base) / 1024.0;
-    const double exact = (target - base) / slope;
-    std::int64_t width = 1;
-    for (std::int64_t grain : {256, 64, 1}) {
-        width = std::max<std::int64_t>(grain, std::llround(exact / static_cast<double>(grain)) * grain);
-        setFfnWidth(m, width);
-        if (std::abs(m.totalParams() - target) <= 0.005 * target)
-            break;
-    }
-    return width;
-}
-
-/// Dense: width from the table, depth solved at ffn = 3.5 x hidden, then the
-/// FFN width solved exactly. Tiny sizes narrow the model until the FFN is at
-/// least as wide as it (the embeddings alone would otherwise eat the budget).
-ModelArch denseFromParams(double params, ModelFamily family)
-{
-    int hidden = niceHidden(family, interpolateHidden(family, params, params));
-    for (;;) {
-        ModelArch m = styleFor(family, params, 1, hidden);
-        m.layers = solveLayers(m, params);
-        const std::int64_t width = solveFfn(m, params);
-        if (width >= hidden || hidden <= 64)
-            return m;
-        const int narrower = niceHidden(family, 0.8 * hidden);
-        hidden = narrower < hidden ? narrower : hidden - 64;
-    }
 }
 
 /// Expert width relative to hidden before the final solve: Mixtral-style full
@@ -206,31 +225,63 @@ double expertRatio(int experts)
     return std::max(0.25, kFfnRatio * std::min(1.0, 8.0 / experts));
 }
 
-/// MoE: a dense base of size D supplies layers and width (Mixtral 8x7B is
-/// Mistral 7B with its FFN replicated); D is found by bisection so that base
-/// plus experts of expertRatio() width comes to `params`, then the expert
-/// width is solved exactly.
-ModelArch moeFromParams(double params, const MoeSpec& moe)
+/// The model at a path point: dense, or with every FFN replaced by experts
+/// whose width is the dense FFN's scaled by expertRatio / 3.5 (Mixtral 8x7B is
+/// Mistral 7B with its FFN replicated), in multiples of 64.
+ModelArch modelAt(ModelFamily family, const PathPoint& pt, const MoeSpec* moe)
 {
-    const double ratio = expertRatio(moe.experts);
-    auto build = [&](double denseSize) {
-        const int hidden = niceHidden(ModelFamily::Decoder, interpolateHidden(ModelFamily::Decoder, params, denseSize));
-        ModelArch m = styleFor(ModelFamily::Decoder, params, 1, hidden);
-        m.layers = solveLayers(m, denseSize);
-        m.moe = moe;
+    ModelArch m = archFor(family, pt.shape);
+    if (moe != nullptr) {
+        m.moe = *moe;
         m.moe.denseLayers = 0;
-        setFfnWidth(m, std::max<std::int64_t>(64, std::llround(ratio * hidden / 64.0) * 64));
-        return m;
-    };
-    double lo = std::log(1e6);
-    double hi = std::log(params);
-    for (int i = 0; i < 60; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (build(std::exp(mid)).totalParams() > params ? hi : lo) = mid;
+        const double width = pt.ffnExact * expertRatio(moe->experts) / kFfnRatio;
+        setFfnWidth(m, std::max<std::int64_t>(64, std::llround(width / 64.0) * 64));
     }
-    ModelArch m = build(std::exp(lo));
-    solveFfn(m, params);
     return m;
+}
+
+/// The path point whose total is nearest `params`. Every dimension is
+/// non-decreasing along the path, so the total is too, and the point picked
+/// (and each of its dimensions) never decreases as `params` grows.
+PathPoint nearestPoint(ModelFamily family, double params, const MoeSpec* moe)
+{
+    const Path& p = pathFor(family);
+    auto total = [&](double s) { return modelAt(family, pointAt(family, s), moe).totalParams(); };
+    double lo = p.logSize.front();
+    if (total(lo) >= params)
+        return pointAt(family, lo);
+    // Past the last anchor the extrapolated segment grows without bound until
+    // the shape limits; 60 segment lengths reach far beyond 1e14.
+    const double span = p.logSize.back() - p.logSize[p.count - 2];
+    double hi = p.logSize.back();
+    for (int i = 0; i < 60 && total(hi) <= params; ++i)
+        hi += span;
+    if (total(hi) <= params)
+        return pointAt(family, hi);
+    for (int i = 0; i < 200 && hi - lo > 1e-13; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (total(mid) <= params ? lo : hi) = mid;
+    }
+    // A size within kAnchorSnap of an anchor's total takes that anchor's shape
+    // (names round: "70B" is Llama 3.1 70B's 70.55B); where two windows
+    // overlap the smaller anchor wins. The windows' bounds rise with the
+    // anchors and every other point is below or above an anchor in every
+    // dimension, so this keeps the order.
+    for (std::size_t i = 0; i < p.count; ++i) {
+        const double anchorTotal = total(p.logSize[i]);
+        if (std::abs(params / anchorTotal - 1) <= kAnchorSnap)
+            return pointAt(family, p.logSize[i]);
+    }
+    // An anchor exactly between lo and hi is a point of its own (a rounding at
+    // exactly t = 0 can differ from just above it).
+    for (const double s : p.logSize) {
+        if (s < lo || s > hi)
+            continue;
+        (total(s) <= params ? lo : hi) = s;
+    }
+    const double below = total(lo);
+    const double above = total(hi);
+    return params - below <= above - params ? pointAt(family, lo) : pointAt(family, hi);
 }
 
 ModelArch visionFromParams(double params)
@@ -261,15 +312,39 @@ std::string fixed2(double v)
     return buf;
 }
 
-std::string shapeNoteFor(const ModelArch& m, double params, const MoeSpec& requested)
+bool sameShape(const Anchor& x, const Anchor& y, bool withFfn)
+{
+    return x.layers == y.layers && x.hidden == y.hidden && x.heads == y.heads && x.kvHeads == y.kvHeads
+        && x.vocab == y.vocab && x.tied == y.tied && (!withFfn || x.ffn == y.ffn);
+}
+
+/// Which anchor (or pair of anchors) a path point comes from, for the note.
+std::string placeOf(ModelFamily family, const PathPoint& pt, bool isMoe)
+{
+    const Path& p = pathFor(family);
+    const Anchor& a = p.anchors[pt.seg];
+    const Anchor& b = p.anchors[pt.seg + 1];
+    for (const Anchor* at : {&a, &b}) {
+        if (sameShape(pt.shape, *at, !isMoe))
+            return std::string("the shape of ") + at->name
+                 + (*at->remark != '\0' ? std::string(" (") + at->remark + ")" : std::string());
+    }
+    if (pt.t > 1)
+        return std::string("beyond ") + b.name + ", extrapolated along the path from " + a.name;
+    return std::string("between ") + a.name + " and " + b.name + ", " + std::to_string(toInt(std::lround(100 * pt.t)))
+         + "% of the way in log size";
+}
+
+std::string shapeNoteFor(const ModelArch& m, const PathPoint& pt, double params, const MoeSpec& requested)
 {
     const bool isMoe = m.moe.enabled();
+    const bool encoder = m.family == ModelFamily::Encoder;
     const std::int64_t width = isMoe ? m.moe.expertFfnHidden : m.ffnHidden;
     char err[32];
     std::snprintf(err, sizeof err, "%+.2f%%", 100.0 * (m.totalParams() - params) / params);
 
     std::string note = "approximate: ";
-    note += m.family == ModelFamily::Encoder ? "BERT-style encoder" : "Llama-style decoder";
+    note += encoder ? "BERT-style encoder" : "Llama-style decoder";
     note += " for " + formatCount(params) + ": " + std::to_string(m.layers) + " layers x " + std::to_string(m.hidden)
           + " hidden (" + std::to_string(m.heads) + " heads of " + std::to_string(m.headDim) + ", "
           + std::to_string(m.kvHeads) + " KV heads), ";
@@ -281,18 +356,25 @@ std::string shapeNoteFor(const ModelArch& m, double params, const MoeSpec& reque
         note += "FFN width ";
     note += std::to_string(width) + " (" + fixed2(static_cast<double>(width) / m.hidden) + "x hidden), vocab "
           + std::to_string(m.vocab) + (m.tiedEmbeddings ? " tied" : " untied") + ". ";
+    note += "Size rule: a path through known shapes (";
+    note += encoder ? "BERT-tiny to BERT-large, XLM-R XL and XXL"
+                    : "GPT-2 small, Qwen2.5 0.5B, 32B and 72B, Llama 3.2 3B, Llama 2 7B and 13B, Llama 3.1 8B, 70B "
+                      "and 405B";
+    note += ") along which layers, hidden, heads and FFN width grow log-linearly with the size and are rounded "
+            "(hidden to ";
+    note += encoder ? "64" : "128";
+    note += ", FFN to ";
+    note += encoder ? "64" : "256";
+    note += "), so no dimension shrinks as the size grows; the ";
+    note += isMoe ? "dense base is " : "size picks the point whose total is nearest: ";
+    note += placeOf(m.family, pt, isMoe) + ". ";
     if (isMoe)
-        note += "Layers and hidden are those of a dense base model (Mixtral 8x7B is Mistral 7B with its FFN "
-                "replicated), sized so that with experts of about " + fixed2(expertRatio(m.moe.experts))
-              + "x hidden the total is reached. ";
-    note += "Hidden is interpolated log-log between known shapes (12x768 at 125M, 32x4096 at 8B, 80x8192 at "
-            "70B, 126x16384 at 405B) and rounded to a multiple of 8 heads; layers are solved for an FFN of ";
-    note += m.ffn == FfnKind::GELU ? "4x" : "3.5x";
-    note += " hidden; the ";
-    note += isMoe ? "expert" : "FFN";
-    note += " width is then solved so the total is " + std::string(err) + " from the requested size.";
+        note += "Experts replace every FFN (Mixtral 8x7B is Mistral 7B with its FFN replicated), each " +
+                fixed2(expertRatio(m.moe.experts) / kFfnRatio) + "x the base's FFN width, in multiples of 64; "
+                "the base is the path point whose total with experts is nearest. ";
+    note += "The total is " + std::string(err) + " from the requested size.";
     if (isMoe && requested.expertFfnHidden > 0)
-        note += " The given expert_ffn_hidden was replaced by the solved width.";
+        note += " The given expert_ffn_hidden was replaced by the path's width.";
     return note;
 }
 
@@ -323,8 +405,9 @@ ModelArch modelFromParams(double params, ModelFamily family, const MoeSpec& moe)
     if (family == ModelFamily::Vision) {
         m = visionFromParams(params);
     } else {
-        m = isMoe ? moeFromParams(params, moe) : denseFromParams(params, family);
-        m.shapeNote = shapeNoteFor(m, params, moe);
+        const PathPoint pt = nearestPoint(family, params, isMoe ? &moe : nullptr);
+        m = modelAt(family, pt, isMoe ? &moe : nullptr);
+        m.shapeNote = shapeNoteFor(m, pt, params, moe);
     }
     m.approximate = true;
     m.source = "params";

@@ -596,7 +596,11 @@ void TestModel::fromParams()
 {
     QFETCH(double, params);
     const ModelArch m = gp::modelFromParams(params, ModelFamily::Decoder, {});
-    QVERIFY2(near(m.totalParams(), params, 0.01), nearMessage(m.totalParams(), params));
+    // The documented tolerance (README, "Size-only models"; tst_sizeonly checks
+    // it at every 1% from 0.1B to 2T): hidden steps of 128 are a larger share of
+    // a small model. Below 0.1B the steps are coarser still.
+    const double tolerance = params < 1e8 ? 0.15 : params < 1e9 ? 0.08 : params < 1e10 ? 0.045 : 0.03;
+    QVERIFY2(near(m.totalParams(), params, tolerance), nearMessage(m.totalParams(), params));
     QVERIFY(m.approximate);
     QCOMPARE(m.source, std::string("params"));
     QVERIFY(m.name.find("approximate") != std::string::npos);
@@ -604,10 +608,15 @@ void TestModel::fromParams()
     QCOMPARE(m.family, ModelFamily::Decoder);
     QCOMPARE(m.ffn, gp::FfnKind::SwiGLU);
     QCOMPARE(m.heads % m.kvHeads, 0);
-    QCOMPARE(m.heads * m.headDim, m.hidden);
-    // A modern FFN is 2.5-4.5x the hidden size; the table keeps it there.
+    // Heads of 128 in whole KV groups; between anchors the query width may
+    // differ from hidden by less than one group.
+    QCOMPARE(m.headDim, 128);
+    QVERIFY2(std::abs(m.heads * m.headDim - m.hidden) <= m.kvHeads * m.headDim,
+             qPrintable(QString::fromStdString(m.shapeNote)));
+    // A modern FFN is 2.5-5.4x the hidden size (Qwen2.5 32B: 27648 / 5120); the
+    // path between known shapes keeps it there.
     const double ratio = double(m.ffnHidden) / m.hidden;
-    QVERIFY2(ratio > 2.0 && ratio < 5.0, qPrintable(QString::fromStdString(m.shapeNote)));
+    QVERIFY2(ratio > 2.0 && ratio < 5.5, qPrintable(QString::fromStdString(m.shapeNote)));
     try {
         m.validate("model");
     } catch (const gp::InputError& e) {
@@ -638,7 +647,9 @@ void TestModel::fromParamsMoe()
     moe.active = active;
     moe.shared = shared;
     const ModelArch m = gp::modelFromParams(params, ModelFamily::Decoder, moe);
-    QVERIFY2(near(m.totalParams(), params, 0.01), nearMessage(m.totalParams(), params));
+    // MoE: the dense base is a fraction of the size, so its steps weigh more
+    // (README, "Size-only models").
+    QVERIFY2(near(m.totalParams(), params, params < 1e10 ? 0.08 : 0.035), nearMessage(m.totalParams(), params));
     QCOMPARE(m.moe.experts, experts);
     QCOMPARE(m.moe.active, active);
     QVERIFY(m.moe.expertFfnHidden > 0);
@@ -655,7 +666,10 @@ void TestModel::fromParamsOtherFamilies()
 {
     const ModelArch enc = gp::modelFromParams(3.4e8, ModelFamily::Encoder, {});
     QCOMPARE(enc.family, ModelFamily::Encoder);
-    QVERIFY2(near(enc.totalParams(), 3.4e8, 0.01), nearMessage(enc.totalParams(), 3.4e8));
+    // BERT-large's shape (335M).
+    QVERIFY2(near(enc.totalParams(), 3.4e8, 0.02), nearMessage(enc.totalParams(), 3.4e8));
+    QCOMPARE(enc.layers, 24);
+    QCOMPARE(enc.hidden, 1024);
     QCOMPARE(enc.ffn, gp::FfnKind::GELU);
     QVERIFY(enc.approximate);
     QCOMPARE(enc.name, std::string("~340M (approximate shape)"));
