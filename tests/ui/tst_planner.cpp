@@ -282,12 +282,12 @@ private slots:
         QVERIFY2(loaded.scenario, qPrintable(loaded.error));
         QCOMPARE(loaded.scenario->hardware.mig, std::string("3g"));
 
-        // Edited in the form: "Whole GPU" clears it; undo restores it.
+        // Edited in the form: "Whole GPU" clears it; undo restores it (successive
+        // choices in one combo merge into one step, as for every field).
         combo->setCurrentIndex(combo->findData(QString()));
         QCOMPARE(m.scenario().hardware.mig, std::string());
         combo->setCurrentIndex(combo->findData(QStringLiteral("1g")));
         QCOMPARE(m.scenario().hardware.mig, std::string("1g"));
-        m.undoStack()->undo();
         m.undoStack()->undo();
         QCOMPARE(m.scenario().hardware.mig, std::string("3g"));
         QCOMPARE(combo->currentData().toString(), QStringLiteral("3g"));
