@@ -296,6 +296,18 @@ private slots:
         QCOMPARE(m.problemsFor(Field::Mig),
                  QStringLiteral("hardware.mig: runs on one slice of one GPU: hardware.count must be 1, got 2"));
         m.undoStack()->undo();
+        // A GPU without MIG ticked: the hardware group says which one, from the catalog.
+        auto migNote = [&form] {
+            const auto labels = form.findChildren<QLabel*>();
+            const auto found = std::find_if(labels.begin(), labels.end(),
+                                            [](const QLabel* l) { return l->text().startsWith(QStringLiteral("No MIG")); });
+            return found == labels.end() ? QString() : (*found)->text();
+        };
+        QCOMPARE(migNote(), QString());
+        m.setGpus({QStringLiteral("nvidia-h100-sxm"), QStringLiteral("nvidia-l4")});
+        QCOMPARE(migNote(), QStringLiteral("No MIG 3g slice on nvidia-l4: the estimate refuses it."));
+        m.undoStack()->undo();
+        QCOMPARE(migNote(), QString());
         // A whole-GPU option loaded afterwards clears the slice.
         gp::PlanOption whole = o;
         whole.mig.clear();
