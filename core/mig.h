@@ -16,9 +16,9 @@ struct Gpu;
 struct MigProfile {
     std::string_view name; // "1g", "2g", "3g", "4g", "7g" (the scenario's hardware.mig)
     int smSlices = 0;
-    int smTotal = 0;       // 7 (7-way parts) or 4 (A30, RTX PRO 6000 Blackwell)
+    int smTotal = 0; // 7 (7-way parts) or 4 (A30, RTX PRO 6000 Blackwell)
     int memSlices = 0;
-    int memTotal = 0;      // 8 or 4
+    int memTotal = 0; // 8 or 4
     double computeFraction() const { return double(smSlices) / smTotal; }
     double memoryFraction() const { return double(memSlices) / memTotal; }
 };

@@ -65,7 +65,8 @@ const gp::Term* term(const gp::GpuEstimate& e, const std::string& key)
 
 bool hasNote(const gp::GpuEstimate& e, const std::string& part)
 {
-    return std::any_of(e.notes.begin(), e.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
+    return std::any_of(
+        e.notes.begin(), e.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
 }
 
 // The first problem of a scenario text that fails to parse.
@@ -82,15 +83,16 @@ gp::Diagnostic parseError(const std::string& text)
 std::string scenarioText(const std::string& workload, const std::string& hardware)
 {
     return R"({"format": "gpuplanner-scenario", "version": 1, "model": {"preset": "llama-3.1-8b"},
-               "workload": )" + workload + R"(, "hardware": )" + hardware + "}";
+               "workload": )"
+        + workload + R"(, "hardware": )" + hardware + "}";
 }
 
-const std::string kServe = R"({"mode": "inference", "runtime": "optimized", "inference": {"precision": "bf16", "batch": 1}})";
+const std::string kServe
+    = R"({"mode": "inference", "runtime": "optimized", "inference": {"precision": "bf16", "batch": 1}})";
 
 } // namespace
 
-class TestFp4Mig : public QObject
-{
+class TestFp4Mig : public QObject {
     Q_OBJECT
 
 private slots:
@@ -115,7 +117,7 @@ private slots:
         gp::Scenario i4 = s;
         i4.inference.precision = gp::InferPrecision::INT4;
         QCOMPARE(gp::estimateOn(i4, gpu("nvidia-b200")).memory.weights,
-                 68'452'360'192.0 * (0.5 + 4.0 / 128) + 4'202'692'608.0);
+            68'452'360'192.0 * (0.5 + 4.0 / 128) + 4'202'692'608.0);
     }
 
     void fp4KvCacheDefault_data()
@@ -162,7 +164,8 @@ private slots:
         const double bw = 7700e9 * gp::builtinCalibration().decodeBandwidthEff;
         double tpot[3] = {};
         double ttft[3] = {};
-        const gp::InferPrecision formats[3] = {gp::InferPrecision::FP4, gp::InferPrecision::FP8, gp::InferPrecision::BF16};
+        const gp::InferPrecision formats[3]
+            = {gp::InferPrecision::FP4, gp::InferPrecision::FP8, gp::InferPrecision::BF16};
         for (int i = 0; i < 3; ++i) {
             gp::Scenario s = serve("llama-3.1-70b", formats[i]);
             s.inference.kvPrecision = gp::InferPrecision::FP8;
@@ -209,7 +212,7 @@ private slots:
         const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin(), gp::PlanRequest{200});
         auto has = [&](const char* g, const char* p) {
             return std::any_of(r.options.begin(), r.options.end(),
-                               [&](const gp::PlanOption& o) { return o.gpu == g && o.precision == p; });
+                [&](const gp::PlanOption& o) { return o.gpu == g && o.precision == p; });
         };
         QVERIFY(has("nvidia-b200", "fp4"));
         QVERIFY(has("nvidia-b200", "int4"));
@@ -233,8 +236,8 @@ private slots:
         QCOMPARE(gp::scenarioToJson(gp::parseScenario(json).scenario), json);
         QCOMPARE(gp::toString(gp::InferPrecision::FP4), std::string_view("fp4"));
         // FP4 is a weight format: not a KV cache one.
-        const gp::Diagnostic kv = parseError(scenarioText(
-            R"({"mode": "inference", "inference": {"precision": "fp4", "kv_precision": "fp4"}})", "{}"));
+        const gp::Diagnostic kv = parseError(
+            scenarioText(R"({"mode": "inference", "inference": {"precision": "fp4", "kv_precision": "fp4"}})", "{}"));
         QCOMPARE(kv.path, std::string("workload.inference.kv_precision"));
         QCOMPARE(kv.message, std::string(R"(must be one of "fp32", "fp16", "bf16", "fp8", "int8", "int4", got "fp4")"));
         gp::Scenario s = p.scenario;
@@ -256,11 +259,11 @@ private slots:
         QCOMPARE(gp::migProfileLabel(h100, *p3), std::string("3g.40gb"));
         QCOMPARE(gp::migProfileLabel(h100, *gp::findMigProfile(h100, "1g")), std::string("1g.10gb"));
         QCOMPARE(gp::migProfileLabel(gpu("nvidia-h200-sxm"), *gp::findMigProfile(gpu("nvidia-h200-sxm"), "3g")),
-                 std::string("3g.71gb"));
+            std::string("3g.71gb"));
         QCOMPARE(gp::migProfileLabel(gpu("nvidia-b200"), *gp::findMigProfile(gpu("nvidia-b200"), "1g")),
-                 std::string("1g.23gb"));
+            std::string("1g.23gb"));
         QCOMPARE(gp::migProfileLabel(gpu("nvidia-a30"), *gp::findMigProfile(gpu("nvidia-a30"), "2g")),
-                 std::string("2g.12gb"));
+            std::string("2g.12gb"));
         QCOMPARE(gp::findMigProfile(gpu("nvidia-a30"), "2g")->computeFraction(), 0.5);
         QVERIFY(!gp::findMigProfile(gpu("nvidia-a30"), "3g"));
         QVERIFY(!gp::findMigProfile(gpu("nvidia-l4"), "1g"));
@@ -300,8 +303,8 @@ private slots:
 
     void migScenarioRoundTrip()
     {
-        const gp::ParsedScenario p =
-            gp::parseScenario(scenarioText(kServe, R"({"gpus": ["nvidia-h100-sxm"], "count": 1, "mig": "3g"})"));
+        const gp::ParsedScenario p
+            = gp::parseScenario(scenarioText(kServe, R"({"gpus": ["nvidia-h100-sxm"], "count": 1, "mig": "3g"})"));
         QCOMPARE(p.scenario.hardware.mig, std::string("3g"));
         const std::string json = gp::scenarioToJson(p.scenario);
         QVERIFY2(json.find(R"("mig": "3g")") != std::string::npos, json.c_str());
@@ -324,8 +327,9 @@ private slots:
                                       << R"(must be one of "1g", "2g", "3g", "4g", "7g", got 3)";
         QTest::addRow("count > 1") << R"({"gpus": ["nvidia-h100-sxm"], "count": 2, "mig": "1g"})"
                                    << "runs on one slice of one GPU: hardware.count must be 1, got 2";
-        QTest::addRow("all GPUs") << R"({"gpus": "all", "mig": "1g"})"
-                                  << R"(needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): "all" includes GPUs without it)";
+        QTest::addRow("all GPUs")
+            << R"({"gpus": "all", "mig": "1g"})"
+            << R"(needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): "all" includes GPUs without it)";
     }
 
     void migBadValues()
@@ -342,14 +346,19 @@ private slots:
         QTest::addColumn<QString>("gpuId");
         QTest::addColumn<QString>("mig");
         QTest::addColumn<QString>("message");
-        QTest::addRow("L4") << "nvidia-l4" << "1g"
+        QTest::addRow("L4") << "nvidia-l4"
+                            << "1g"
                             << "nvidia-l4 (L4) has no MIG; remove \"mig\" or pick an A100, H100, H200, B200, B300, A30 "
                                "or RTX PRO 6000";
-        QTest::addRow("MI300X partitions") << "amd-mi300x" << "1g"
-                                           << "amd-mi300x (Instinct MI300X) has no MIG: its 8 partitions are not NVIDIA MIG "
-                                              "instances; remove \"mig\" or pick an A100, H100, H200, B200, B300, A30 or "
-                                              "RTX PRO 6000";
-        QTest::addRow("A30 3g") << "nvidia-a30" << "3g" << "nvidia-a30 (A30) offers MIG 1g, 2g, 4g, not \"3g\"";
+        QTest::addRow("MI300X partitions")
+            << "amd-mi300x"
+            << "1g"
+            << "amd-mi300x (Instinct MI300X) has no MIG: its 8 partitions are not NVIDIA MIG "
+               "instances; remove \"mig\" or pick an A100, H100, H200, B200, B300, A30 or "
+               "RTX PRO 6000";
+        QTest::addRow("A30 3g") << "nvidia-a30"
+                                << "3g"
+                                << "nvidia-a30 (A30) offers MIG 1g, 2g, 4g, not \"3g\"";
     }
 
     void migOnGpuWithoutIt()
@@ -357,9 +366,9 @@ private slots:
         QFETCH(QString, gpuId);
         QFETCH(QString, mig);
         QFETCH(QString, message);
-        gp::Scenario s = gp::parseScenario(scenarioText(kServe, R"({"gpus": ["nvidia-h100-sxm", ")" +
-                                                                    gpuId.toStdString() + R"("], "mig": ")" +
-                                                                    mig.toStdString() + R"("})"))
+        gp::Scenario s = gp::parseScenario(scenarioText(kServe,
+                                               R"({"gpus": ["nvidia-h100-sxm", ")" + gpuId.toStdString()
+                                                   + R"("], "mig": ")" + mig.toStdString() + R"("})"))
                              .scenario;
         try {
             (void)gp::estimate(s, gp::Catalog::builtin());
@@ -385,9 +394,9 @@ private slots:
             gp::Scenario use = s;
             use.hardware.mig = o.mig;
             use.inference.precision = o.precision == "bf16" ? gp::InferPrecision::BF16
-                                      : o.precision == "fp8" ? gp::InferPrecision::FP8
-                                      : o.precision == "int8" ? gp::InferPrecision::INT8
-                                                              : gp::InferPrecision::INT4;
+                : o.precision == "fp8"                      ? gp::InferPrecision::FP8
+                : o.precision == "int8"                     ? gp::InferPrecision::INT8
+                                                            : gp::InferPrecision::INT4;
             use.inference.batch = o.microBatch;
             const gp::GpuEstimate e = gp::estimate(use, gp::Catalog::builtin()).results.at(0);
             QCOMPARE(e.capacityBytes, o.estimate.capacityBytes);
