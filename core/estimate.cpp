@@ -2,6 +2,7 @@
 
 #include "calibration.h"
 #include "catalog.h"
+#include "mig.h"
 #include "sizing.h"
 #include "units.h"
 
@@ -126,15 +127,35 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
             // Weight-only quantization (GPTQ/AWQ/bitsandbytes class): 16-bit compute.
             p.compute = gpu.supports(DType::BF16) ? DType::BF16 : DType::FP16;
             break;
+        case InferPrecision::FP4:
+            // NVFP4 weights: FP4 tensor cores where the catalog lists an FP4 rate
+            // (Blackwell), else weight-only (dequantized to 16-bit in the matmul).
+            if (gpu.supports(DType::FP4)) {
+                p.compute = DType::FP4;
+            } else {
+                p.compute = gpu.supports(DType::BF16) ? DType::BF16 : DType::FP16;
+                p.notes.push_back(gpu.name + " has no FP4 tensor cores (Blackwell needed): FP4 weights are dequantized "
+                                             "to 16-bit in the matmul (weight-only); compute runs at the 16-bit rate, "
+                                             "decode reads 4.5 bits per weight.");
+            }
+            break;
         }
-        InferPrecision kv = s.inference.kvPrecision.value_or(prec == InferPrecision::INT4 ? InferPrecision::FP16 : prec);
+        // Default KV format: the weights' one, except INT4 weights keep an FP16
+        // cache and FP4 weights an FP8 one (FP16 where the GPU has no FP8).
+        InferPrecision kvDefault = prec;
+        if (prec == InferPrecision::INT4)
+            kvDefault = InferPrecision::FP16;
+        else if (prec == InferPrecision::FP4)
+            kvDefault = gpu.supports(DType::FP8) ? InferPrecision::FP8 : InferPrecision::FP16;
+        InferPrecision kv = s.inference.kvPrecision.value_or(kvDefault);
         switch (kv) {
         case InferPrecision::FP32: p.kvBytes = 4; break;
         case InferPrecision::FP16:
         case InferPrecision::BF16: p.kvBytes = 2; break;
         case InferPrecision::FP8:
         case InferPrecision::INT8: p.kvBytes = 1; break;
-        case InferPrecision::INT4: p.kvBytes = 0.5; break;
+        case InferPrecision::INT4:
+        case InferPrecision::FP4: p.kvBytes = 0.5; break; // FP4 is refused as kv_precision (validateScenario)
         }
         if (!p.optimized && s.model.isLanguageModel())
             p.notes.push_back("Eager generate() (HF transformers) is bound by the host, not the GPU: measured ~80 ms per "
@@ -241,11 +262,27 @@ Price pricePerGpuHour(const Scenario& s, const Gpu& g)
     return out;
 }
 
-GpuEstimate estimateWith(const Scenario& s, const Gpu& gpu, const EstimateOptions& options, const Calibration* calibration)
+GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOptions& options, const Calibration* calibration)
 {
+    // hardware.mig: the job runs on one slice, modelled as a GPU of its own (core/mig.h).
+    std::optional<Gpu> slice;
+    const MigProfile* profile = nullptr;
+    if (!s.hardware.mig.empty()) {
+        profile = findMigProfile(whole, s.hardware.mig);
+        if (!profile)
+            throw InputError("hardware.mig", migUnsupportedMessage(whole, s.hardware.mig));
+        slice = migSlice(whole, *profile);
+    }
+    const Gpu& gpu = slice ? *slice : whole;
     detail::Plan plan = detail::makePlan(s, gpu, options.explain, calibration);
+    if (profile)
+        plan.notes.push_back("MIG " + migProfileLabel(whole, *profile) + ": one slice of " + whole.name + " with " +
+                             std::to_string(profile->smSlices) + "/" + std::to_string(profile->smTotal) +
+                             " of its SMs and " + std::to_string(profile->memSlices) + "/" +
+                             std::to_string(profile->memTotal) +
+                             " of its memory and bandwidth (NVIDIA MIG user guide), billed as its share of the SMs.");
     GpuEstimate e;
-    e.gpuId = gpu.id;
+    e.gpuId = whole.id;
     e.gpuName = gpu.name;
     e.count = plan.count;
     e.capacityBytes = capacityBytes(gpu, *plan.cal);
@@ -363,6 +400,9 @@ Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptio
 {
     Estimate out;
     out.scenario = s.name;
+    if (s.hardware.gpus.empty() && !s.hardware.mig.empty())
+        throw InputError("hardware.mig", "needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): \"all\" "
+                                         "includes GPUs without it");
     if (s.hardware.gpus.empty()) {
         for (const auto& g : catalog.gpus())
             out.results.push_back(estimateOn(s, g, options));
@@ -374,6 +414,11 @@ Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptio
         if (!catalog.find(id))
             problems.push_back({"hardware.gpus[" + std::to_string(i) + "]",
                                 catalog.unknownIdMessage(id)});
+    }
+    if (problems.empty() && !s.hardware.mig.empty()) {
+        for (const auto& id : s.hardware.gpus)
+            if (const Gpu* g = catalog.find(id); !findMigProfile(*g, s.hardware.mig))
+                problems.push_back({"hardware.mig", migUnsupportedMessage(*g, s.hardware.mig)});
     }
     if (!problems.empty())
         throw InputError(std::move(problems));

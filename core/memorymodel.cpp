@@ -457,6 +457,7 @@ MemoryBreakdown inferenceMemory(Plan& p)
         case InferPrecision::FP8: return 1.0;
         case InferPrecision::INT8: return 1.0 + 2.0 / 128; // per-channel/group fp16 scales
         case InferPrecision::INT4: return 0.5 + 4.0 / 128; // group 128: fp16 scale + zero
+        case InferPrecision::FP4: return 0.5 + 1.0 / 16;   // NVFP4: E2M1 + one FP8 scale per 16 values = 4.5 bits
         }
         return 2.0;
     }();

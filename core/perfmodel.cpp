@@ -450,7 +450,9 @@ InferenceResult inferencePerformance(Plan& p)
     const double tokens = double(inf.batch) * inf.promptTokens;
     const GemmWork pre = forwardGemms(p, tokens, inf.batch, p.compute);
     const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
-    const double attn = attnF / (peak(p, p.compute) * attnFwdEff(p));
+    // FP4 models keep attention in FP8 (NVFP4 quantizes the linear layers only).
+    const DType attnType = p.compute == DType::FP4 ? DType::FP8 : p.compute;
+    const double attn = attnF / (peak(p, attnType) * attnFwdEff(p));
     double f = double(m.ffnHidden);
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
@@ -478,6 +480,7 @@ InferenceResult inferencePerformance(Plan& p)
                                   : p.inferPrecision == InferPrecision::INT8 || p.inferPrecision == InferPrecision::FP8
                                       ? 1.0 + 2.0 / 128
                                   : p.inferPrecision == InferPrecision::INT4 ? 0.5 + 4.0 / 128
+                                  : p.inferPrecision == InferPrecision::FP4  ? 0.5 + 1.0 / 16 // NVFP4: 4.5 bits
                                                                              : 2;
     double weightParams = m.totalParams() - m.embeddingParams() + (m.tiedEmbeddings ? m.embeddingParams() : 0);
     std::string moeNote;
@@ -496,7 +499,9 @@ InferenceResult inferencePerformance(Plan& p)
     // fitted with the per-layer floor on the two batch-1 decode runs). The weight GEMMs and the attention over the KV cache are
     // separate kernels: each is its own roofline, and their times add.
     const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * c.decodeBandwidthEff;
-    const DType ct = p.compute == DType::FP8 ? DType::FP8 : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
+    const DType ct = p.compute == DType::FP8 || p.compute == DType::FP4
+                         ? p.compute
+                         : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
     const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
     const double gemmFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp);
     // A decode GEMM is weight-load bound until the batch nears the ridge point

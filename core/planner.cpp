@@ -3,6 +3,7 @@
 #include "planoutput.h"
 
 #include "catalog.h"
+#include "mig.h"
 #include "scenario.h"
 #include "textformat.h"
 #include "units.h"
@@ -70,6 +71,7 @@ public:
         , m_catalog(c)
         , m_request(r)
     {
+        m_work.hardware.mig.clear(); // the search tries whole GPUs and MIG slices itself
     }
 
     PlanResult run();
@@ -234,16 +236,19 @@ void Solver::inferenceCandidates(const Gpu& g)
         case InferPrecision::BF16: return 2.0;
         case InferPrecision::FP8:
         case InferPrecision::INT8: return 1.0;
-        case InferPrecision::INT4: return 0.5;
+        case InferPrecision::INT4:
+        case InferPrecision::FP4: return 0.5;
         }
         return 2.0;
     };
     if (lm) {
-        for (InferPrecision q : {InferPrecision::FP8, InferPrecision::INT8, InferPrecision::INT4}) {
+        for (InferPrecision q : {InferPrecision::FP8, InferPrecision::INT8, InferPrecision::INT4, InferPrecision::FP4}) {
             if (weightBytes(q) >= weightBytes(b.inference.precision))
                 continue;
             if (q == InferPrecision::FP8 && !g.supports(DType::FP8))
                 continue; // weight-only FP8 on older parts exists, but INT8 covers that case
+            if (q == InferPrecision::FP4 && !g.supports(DType::FP4))
+                continue; // likewise weight-only FP4: INT4 covers it
             precisions.push_back(q);
         }
     }
@@ -361,28 +366,13 @@ PlanResult Solver::run()
             inferenceCandidates(*g);
             // MIG: a small model can serve from a slice. NVIDIA's 7-way parts split
             // into 1g (1/7 of the SMs, 1/8 of memory and bandwidth) and 3g (3/7,
-            // 4/8) instances; a slice is billed as its share of the GPU.
+            // 4/8) instances (core/mig.h); a slice is billed as its share of the GPU.
             if (g->migMaxInstances >= 7 && g->vendor == "NVIDIA") {
-                for (const auto& [name, compute, memory] :
-                     {std::tuple{"1g", 1.0 / 7, 1.0 / 8}, std::tuple{"3g", 3.0 / 7, 4.0 / 8}}) {
-                    Gpu v = *g;
-                    v.id = g->id + "-mig-" + name;
-                    v.name = g->name + " (MIG " + name + ")";
-                    v.memoryGb *= memory;
-                    v.bandwidthGbps *= memory;
-                    for (double* peak : {&v.fp32Tflops, &v.tf32Tflops, &v.fp16Tflops, &v.bf16Tflops, &v.fp8Tflops,
-                                         &v.int8Tops, &v.fp4Tflops})
-                        *peak *= compute;
-                    v.pricePerHour.typical *= compute;
-                    v.pricePerHour.low *= compute;
-                    v.pricePerHour.high *= compute;
-                    if (v.pricePerHour.spot)
-                        *v.pricePerHour.spot *= compute;
-                    v.purchaseUsd *= compute;
-                    v.tdpW *= compute;
-                    v.migMaxInstances = 0;
-                    v.interconnectGbps = 0;
-                    m_slices.push_back(std::move(v));
+                for (const char* name : {"1g", "3g"}) {
+                    const MigProfile* profile = findMigProfile(*g, name);
+                    if (!profile)
+                        continue;
+                    m_slices.push_back(migSlice(*g, *profile));
                     m_sliceOf[m_slices.back().id] = {g->id, name};
                     inferenceCandidates(m_slices.back());
                 }
@@ -486,7 +476,7 @@ PlanResult Solver::run()
                 why += ", " + std::to_string(o.replicas) + " replicas for the load";
             if (r.usdPerMillionTokens)
                 why += ", " + money(*r.usdPerMillionTokens) + "/M tokens";
-            if (o.precision == "int4" || o.precision == "int8")
+            if (o.precision == "int4" || o.precision == "int8" || o.precision == "fp4")
                 why += " (check quality at " + o.precision + ")";
         }
         if (e.uncertainty.throughput > 0.2)

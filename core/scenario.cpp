@@ -3,12 +3,15 @@
 
 #include "hfconfig.h"
 #include "jsonread.h"
+#include "mig.h"
 #include "presets.h"
 #include "sizeonly.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
+#include <span>
 
 namespace gp {
 
@@ -30,7 +33,10 @@ constexpr std::array kOptimizers{std::string_view("adamw"), std::string_view("sg
                                  std::string_view("adamw_8bit")};
 constexpr std::array kCheckpointing{std::string_view("none"), std::string_view("selective"), std::string_view("full")};
 constexpr std::array kInferPrecisions{std::string_view("fp32"), std::string_view("fp16"), std::string_view("bf16"),
-                                      std::string_view("fp8"),  std::string_view("int8"), std::string_view("int4")};
+                                      std::string_view("fp8"),  std::string_view("int8"), std::string_view("int4"),
+                                      std::string_view("fp4")};
+// FP4 is a weight format (NVFP4): the KV cache takes the others.
+constexpr std::size_t kKvPrecisionCount = 6;
 constexpr std::array kPricingModels{std::string_view("on_demand"), std::string_view("spot"),
                                     std::string_view("reserved"), std::string_view("purchase")};
 constexpr std::array kLoraTargets{std::string_view("q_proj"),    std::string_view("k_proj"),
@@ -160,7 +166,7 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
                 {"precision", "kv_precision", "batch", "prompt_tokens", "output_tokens", "image_size", "targets"});
     if (auto v = r.choice(t, p, "precision", kInferPrecisions))
         w.precision = static_cast<InferPrecision>(*v);
-    if (auto v = r.choice(t, p, "kv_precision", kInferPrecisions))
+    if (auto v = r.choice(t, p, "kv_precision", std::span(kInferPrecisions).first(kKvPrecisionCount)))
         w.kvPrecision = static_cast<InferPrecision>(*v);
     if (auto v = r.integer(t, p, "batch", 1, 1'000'000))
         w.batch = *v;
@@ -182,7 +188,7 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
 void parseHardware(JsonReader& r, const json& h, Hardware& hw)
 {
     const std::string p = "hardware";
-    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "max_count", "network_gbps"});
+    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "max_count", "network_gbps", "mig"});
     if (auto it = h.find("gpus"); it != h.end()) {
         if (it->is_string() && it->get_ref<const std::string&>() == "all") {
             hw.gpus.clear();
@@ -211,6 +217,8 @@ void parseHardware(JsonReader& r, const json& h, Hardware& hw)
         hw.maxCount = *v;
     if (auto v = r.number(h, p, "network_gbps", 0, 1e6, true))
         hw.networkGbps = *v;
+    if (auto v = r.choice(h, p, "mig", migProfileNames()))
+        hw.mig = std::string(migProfileNames()[*v]);
     if (hw.tp * hw.pp > hw.count)
         r.error(p + ".count", "must be at least tp x pp = " + std::to_string(hw.tp * hw.pp) + ", got " +
                                   std::to_string(hw.count));
@@ -404,6 +412,9 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
     } else {
         if (inf.batch < 1)
             d.push_back({"workload.inference.batch", "must be a positive integer, got " + std::to_string(inf.batch)});
+        if (inf.kvPrecision == InferPrecision::FP4)
+            d.push_back({"workload.inference.kv_precision", "fp4 is a weight format (NVFP4); give the KV cache fp8, "
+                                                            "fp16, bf16, int8 or int4"});
         if (lm && s.model.family == ModelFamily::Decoder && s.model.positional == Positional::Learned &&
             s.model.maxPositions > 0 &&
             static_cast<long long>(inf.promptTokens) + inf.outputTokens > s.model.maxPositions)
@@ -423,6 +434,19 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
                                            std::to_string(h.count)});
     if (s.mode == Mode::Training && t.datasetTokens && t.datasetSamples)
         d.push_back({"workload.training.dataset_samples", "give dataset_tokens or dataset_samples, not both"});
+    if (!h.mig.empty()) {
+        // One slice of one GPU: MIG instances have no GPU-to-GPU path (no NVLink,
+        // no P2P), so tensor/pipeline/data parallelism over slices is not modelled.
+        const auto names = migProfileNames();
+        if (std::find(names.begin(), names.end(), h.mig) == names.end())
+            d.push_back({"hardware.mig", "must be one of \"1g\", \"2g\", \"3g\", \"4g\", \"7g\", got \"" + h.mig + "\""});
+        else if (h.count != 1)
+            d.push_back({"hardware.mig", "runs on one slice of one GPU: hardware.count must be 1, got " +
+                                             std::to_string(h.count)});
+        else if (h.gpus.empty())
+            d.push_back({"hardware.mig", "needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): \"all\" "
+                                         "includes GPUs without it"});
+    }
     if (s.pricing.utilization <= 0 || s.pricing.utilization > 1)
         d.push_back({"pricing.utilization", "must be in (0, 1]"});
     return d;
@@ -510,6 +534,8 @@ std::string scenarioToJson(const Scenario& s)
         hw["gpus"] = "all";
     else
         hw["gpus"] = h.gpus;
+    if (!h.mig.empty())
+        hw["mig"] = h.mig;
     doc["hardware"] = hw;
     const auto& p = s.pricing;
     doc["pricing"] = {{"model", toString(p.model)},

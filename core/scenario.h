@@ -14,7 +14,9 @@ enum class TrainMethod { Full, Lora, Qlora };
 enum class TrainPrecision { FP32, TF32, AmpBF16, AmpFP16, BF16, FP8 };
 enum class Optimizer { AdamW, SGD, SGDMomentum, AdamW8bit };
 enum class Checkpointing { None, Selective, Full };
-enum class InferPrecision { FP32, FP16, BF16, FP8, INT8, INT4 };
+// FP4 (NVFP4 weights) is an extension of the spec's list; it stays last so the
+// other values keep their numbers.
+enum class InferPrecision { FP32, FP16, BF16, FP8, INT8, INT4, FP4 };
 enum class PricingModel { OnDemand, Spot, Reserved, Purchase };
 
 struct TrainingTargets {
@@ -47,7 +49,7 @@ struct InferenceTargets {
 
 struct InferenceWorkload {
     InferPrecision precision = InferPrecision::BF16;
-    std::optional<InferPrecision> kvPrecision; // default: precision (int4 -> fp16)
+    std::optional<InferPrecision> kvPrecision; // default: precision (int4 -> fp16; fp4 -> fp8, or fp16 without FP8)
     int batch = 1;
     int promptTokens = 1024;
     int outputTokens = 256;
@@ -63,6 +65,7 @@ struct Hardware {
     int zero = 0;
     int maxCount = 1024;
     double networkGbps = 400;
+    std::string mig;                // "" = whole GPUs; "1g".."7g" = one MIG slice of one GPU (count 1)
 };
 
 struct Pricing {

@@ -45,7 +45,7 @@ std::optional<int> trainPrecision(const std::string& s)
 std::optional<int> inferPrecision(const std::string& s)
 {
     using P = gp::InferPrecision;
-    return enumFromString<P>(s, P::FP32, P::FP16, P::BF16, P::FP8, P::INT8, P::INT4);
+    return enumFromString<P>(s, P::FP32, P::FP16, P::BF16, P::FP8, P::INT8, P::INT4, P::FP4);
 }
 
 std::optional<int> checkpointing(const std::string& s)
@@ -59,10 +59,9 @@ std::optional<int> checkpointing(const std::string& s)
 std::vector<std::pair<Field, QVariant>> planOptionEdits(const gp::PlanOption& o, gp::Mode mode)
 {
     std::vector<std::pair<Field, QVariant>> edits;
-    if (!o.mig.empty())
-        return edits;
     edits.emplace_back(Field::Mode, static_cast<int>(mode));
     edits.emplace_back(Field::Gpus, QStringList{QString::fromStdString(o.gpu)});
+    edits.emplace_back(Field::Mig, QString::fromStdString(o.mig)); // "" (whole GPUs) clears an earlier slice
     // Layout before count would leave count < tp x pp in between; the order
     // does not matter for the result, only for the problems shown meanwhile.
     edits.emplace_back(Field::Count, o.count);
@@ -329,12 +328,9 @@ void PlannerPage::selectionChanged()
         return;
     }
     m_why->setText(tr("<b>#%1:</b> %2").arg(o->rank).arg(htmlEscape(QString::fromStdString(o->why))));
-    const bool mig = !o->mig.empty();
-    m_use->setEnabled(!mig);
-    m_use->setToolTip(mig ? tr("A MIG slice cannot be set in a scenario yet: run the model on a %1 slice of one %2.")
-                                .arg(QString::fromStdString(o->mig), QString::fromStdString(o->gpuName))
-                          : tr("Load the GPU, count, layout, precision and batch into the scenario (one undo step: "
-                               "Ctrl+Z restores the previous scenario). Double-clicking a row does the same."));
+    m_use->setEnabled(true);
+    m_use->setToolTip(tr("Load the GPU, count, layout (or MIG slice), precision and batch into the scenario (one undo "
+                         "step: Ctrl+Z restores the previous scenario). Double-clicking a row does the same."));
 }
 
 bool PlannerPage::useOption(int modelRow)
@@ -342,10 +338,6 @@ bool PlannerPage::useOption(int modelRow)
     const gp::PlanOption* o = m_table->option(modelRow);
     if (!o)
         return false;
-    if (!o->mig.empty()) {
-        emit message(tr("Option #%1 is a MIG slice, which a scenario cannot express; nothing changed.").arg(o->rank));
-        return false;
-    }
     const gp::PlanOption copy = *o; // the table is replaced when the plan recomputes
     const gp::Mode mode = m_controller->plannedScenario().mode;
     if (!applyPlanOption(m_model, copy, mode)) {

@@ -49,8 +49,7 @@ public:
     QComboBox* scopeCombo() const { return m_scope; }
 
     /// Loads the option in a row of the table model into the scenario (one undo
-    /// step). False when the row is invalid, the option cannot be expressed (MIG)
-    /// or the scenario already is that option.
+    /// step). False when the row is invalid or the scenario already is that option.
     bool useOption(int modelRow);
     /// The option selected in the view (its model row), -1 when none.
     int selectedRow() const;
@@ -89,9 +88,9 @@ private:
 };
 
 /// The scenario edits that load a plan option: mode, hardware.gpus = {gpu},
-/// count, tp, pp, zero, and the precision and batch of `mode` (training: also
-/// micro-batch, accumulation and checkpointing). Empty for a MIG slice, which a
-/// scenario cannot express.
+/// hardware.mig (the option's slice, "" for whole GPUs), count, tp, pp, zero,
+/// and the precision and batch of `mode` (training: also micro-batch,
+/// accumulation and checkpointing).
 std::vector<std::pair<ScenarioModel::Field, QVariant>> planOptionEdits(const gp::PlanOption& o, gp::Mode mode);
 /// Applies planOptionEdits as one undo step; false when there is nothing to apply.
 bool applyPlanOption(ScenarioModel* model, const gp::PlanOption& o, gp::Mode mode);

@@ -62,6 +62,7 @@ constexpr std::array<FieldInfo, static_cast<std::size_t>(Field::FieldCount)> kFi
     {"hardware.zero", "ZeRO stage"},
     {"hardware.max_count", "Most GPUs to plan for"},
     {"hardware.network_gbps", "Network between nodes (Gbit/s)"},
+    {"hardware.mig", "MIG slice"},
     {"pricing.model", "Pricing"},
     {"pricing.utilization", "Utilization"},
     {"pricing.electricity_usd_per_kwh", "Electricity (USD/kWh)"},
@@ -177,6 +178,7 @@ QVariant ScenarioModel::value(Field f) const
     case Field::Zero: return s.hardware.zero;
     case Field::MaxCount: return s.hardware.maxCount;
     case Field::NetworkGbps: return s.hardware.networkGbps;
+    case Field::Mig: return QString::fromStdString(s.hardware.mig);
     case Field::PricingModel: return static_cast<int>(s.pricing.model);
     case Field::Utilization: return s.pricing.utilization;
     case Field::ElectricityUsdPerKwh: return s.pricing.electricityUsdPerKwh;
@@ -288,6 +290,7 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     case Field::Zero: s.hardware.zero = v.toInt(); break;
     case Field::MaxCount: s.hardware.maxCount = v.toInt(); break;
     case Field::NetworkGbps: s.hardware.networkGbps = v.toDouble(); break;
+    case Field::Mig: s.hardware.mig = v.toString().toStdString(); break;
     case Field::PricingModel: s.pricing.model = toEnum<gp::PricingModel>(v); break;
     case Field::Utilization: s.pricing.utilization = v.toDouble(); break;
     case Field::ElectricityUsdPerKwh: s.pricing.electricityUsdPerKwh = v.toDouble(); break;

@@ -64,6 +64,7 @@ public:
         Zero,              // int
         MaxCount,          // int (the planner's search limit)
         NetworkGbps,       // double (node-to-node, per GPU)
+        Mig,               // QString: "" = whole GPU, "1g".."7g" = one MIG slice
         // pricing
         PricingModel,      // int
         Utilization,       // double

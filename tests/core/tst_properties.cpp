@@ -81,7 +81,11 @@ constexpr std::array kOptimizers{gp::Optimizer::AdamW, gp::Optimizer::SGD, gp::O
                                  gp::Optimizer::AdamW8bit};
 constexpr std::array kCheckpointing{gp::Checkpointing::None, gp::Checkpointing::Selective, gp::Checkpointing::Full};
 constexpr std::array kInferPrecisions{gp::InferPrecision::FP32, gp::InferPrecision::FP16, gp::InferPrecision::BF16,
-                                      gp::InferPrecision::FP8,  gp::InferPrecision::INT8, gp::InferPrecision::INT4};
+                                      gp::InferPrecision::FP8,  gp::InferPrecision::INT8, gp::InferPrecision::INT4,
+                                      gp::InferPrecision::FP4};
+// FP4 is a weight format only.
+constexpr std::array kKvPrecisions{gp::InferPrecision::FP32, gp::InferPrecision::FP16, gp::InferPrecision::BF16,
+                                   gp::InferPrecision::FP8,  gp::InferPrecision::INT8, gp::InferPrecision::INT4};
 constexpr std::array kPricingModels{gp::PricingModel::OnDemand, gp::PricingModel::Spot, gp::PricingModel::Reserved,
                                     gp::PricingModel::Purchase};
 const std::vector<std::string> kLoraModules{"q_proj",  "k_proj",  "v_proj",   "o_proj",
@@ -145,7 +149,7 @@ void randomizeWorkload(Rng& rng, gp::Scenario& s)
     inf.precision = pick(rng, kInferPrecisions);
     inf.kvPrecision.reset();
     if (coin(rng, 0.3))
-        inf.kvPrecision = pick(rng, kInferPrecisions);
+        inf.kvPrecision = pick(rng, kKvPrecisions);
     inf.batch = logUniformInt(rng, 1, 256);
     const int context = maxContext(s.model);
     inf.promptTokens = std::min(logUniformInt(rng, 16, 8192), context - 1 - context / 4);

@@ -9,16 +9,19 @@
 #include "ui/plannerpage.h"
 #include "ui/plantablemodel.h"
 #include "ui/scenariofile.h"
+#include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 
 #include "core/catalog.h"
+#include "core/estimate.h"
 #include "core/planner.h"
 #include "core/scenario.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -232,15 +235,85 @@ private slots:
         }
     }
 
-    void migSliceCannotBeApplied()
+    void migOptionRoundTripsThroughTheApp()
     {
-        gp::PlanOption o;
-        o.gpu = "nvidia-a100-80gb-sxm";
-        o.mig = "1g";
-        QVERIFY(planOptionEdits(o, gp::Mode::Inference).empty());
+        // Llama 3.1 8B served on H100s: the planner proposes 1g and 3g slices.
+        gp::Scenario s = gp::defaultScenario();
+        s.mode = gp::Mode::Inference;
+        s.runtime = gp::Runtime::Optimized;
+        s.hardware.gpus = {"nvidia-h100-sxm"};
         ScenarioModel m;
-        QVERIFY(!applyPlanOption(&m, o, gp::Mode::Inference));
-        QCOMPARE(m.undoStack()->count(), 0);
+        m.resetScenario(s);
+        ScenarioForm form(&m);
+        form.setCatalog(gp::Catalog::builtin());
+        auto* combo = qobject_cast<QComboBox*>(form.editorFor(Field::Mig));
+        QVERIFY(combo);
+        QCOMPARE(combo->currentData().toString(), QString());
+        const gp::PlanResult r = gp::plan(m.scenario(), gp::Catalog::builtin(), gp::PlanRequest{100});
+        const auto it = std::find_if(r.options.begin(), r.options.end(), [](const auto& o) { return o.mig == "3g"; });
+        QVERIFY(it != r.options.end());
+        const gp::PlanOption o = *it;
+        const auto edits = planOptionEdits(o, gp::Mode::Inference);
+        QVERIFY(std::any_of(edits.begin(), edits.end(), [](const auto& e) {
+            return e.first == Field::Mig && e.second.toString() == QStringLiteral("3g");
+        }));
+
+        // Loading it sets hardware.mig, shown in the hardware group, with no problem.
+        QVERIFY(applyPlanOption(&m, o, gp::Mode::Inference));
+        QCOMPARE(m.scenario().hardware.mig, std::string("3g"));
+        QCOMPARE(m.scenario().hardware.gpus, std::vector<std::string>{"nvidia-h100-sxm"});
+        QCOMPARE(m.scenario().hardware.count, 1);
+        QCOMPARE(m.value(Field::Mig).toString(), QStringLiteral("3g"));
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("3g"));
+        QCOMPARE(m.problemsFor(Field::Mig), QString());
+        // It estimates on the slice the planner priced.
+        const gp::Estimate e = gp::estimate(m.scenario(), gp::Catalog::builtin());
+        QCOMPARE(e.results.at(0).gpuName, std::string("H100 SXM5 80GB (MIG 3g.40gb)"));
+        QCOMPARE(e.results.at(0).usdPerHour, o.usdPerHour);
+
+        // Saved, the file says "mig": "3g"; reopened, the slice is back.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("slice.gpuplan.json"));
+        QCOMPARE(saveScenarioFile(m.scenario(), path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("\"mig\": \"3g\""));
+        const LoadedScenario loaded = loadScenarioFile(path);
+        QVERIFY2(loaded.scenario, qPrintable(loaded.error));
+        QCOMPARE(loaded.scenario->hardware.mig, std::string("3g"));
+
+        // Edited in the form: "Whole GPU" clears it; undo restores it (successive
+        // choices in one combo merge into one step, as for every field).
+        combo->setCurrentIndex(combo->findData(QString()));
+        QCOMPARE(m.scenario().hardware.mig, std::string());
+        combo->setCurrentIndex(combo->findData(QStringLiteral("1g")));
+        QCOMPARE(m.scenario().hardware.mig, std::string("1g"));
+        m.undoStack()->undo();
+        QCOMPARE(m.scenario().hardware.mig, std::string("3g"));
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("3g"));
+        // Two H100s and a slice: the core's rule shows at the MIG field.
+        m.setValue(Field::Count, 2);
+        QCOMPARE(m.problemsFor(Field::Mig),
+                 QStringLiteral("hardware.mig: runs on one slice of one GPU: hardware.count must be 1, got 2"));
+        m.undoStack()->undo();
+        // A GPU without MIG ticked: the hardware group says which one, from the catalog.
+        auto migNote = [&form] {
+            const auto labels = form.findChildren<QLabel*>();
+            const auto found = std::find_if(labels.begin(), labels.end(),
+                                            [](const QLabel* l) { return l->text().startsWith(QStringLiteral("No MIG")); });
+            return found == labels.end() ? QString() : (*found)->text();
+        };
+        QCOMPARE(migNote(), QString());
+        m.setGpus({QStringLiteral("nvidia-h100-sxm"), QStringLiteral("nvidia-l4")});
+        QCOMPARE(migNote(), QStringLiteral("No MIG 3g slice on nvidia-l4: the estimate refuses it."));
+        m.undoStack()->undo();
+        QCOMPARE(migNote(), QString());
+        // A whole-GPU option loaded afterwards clears the slice.
+        gp::PlanOption whole = o;
+        whole.mig.clear();
+        QVERIFY(applyPlanOption(&m, whole, gp::Mode::Inference));
+        QCOMPARE(m.scenario().hardware.mig, std::string());
+        QCOMPARE(combo->currentData().toString(), QString());
     }
 
     void plansInTheBackgroundOnlyWhileShown()

@@ -181,8 +181,8 @@ private slots:
         QCOMPARE(rec.source, gp::ui::ReportRecommendation::Source::Plan);
         QCOMPARE(rec.gpu, best.gpu);
         QCOMPARE(rec.gpus, best.count * best.replicas);
-        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 2x Instinct MI355X "
-                                               "(TP2, int4), $7/h (the cheapest of %1 setups that fit and meet the "
+        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 1x Instinct MI355X "
+                                               "(fp4), $3.5/h (the cheapest of %1 setups that fit and meet the "
                                                "targets; see Plan).")
                                     .arg(b.plan()->feasible));
         QVERIFY(b.htmlBeforeCharts().contains(rec.headline.toHtmlEscaped()));

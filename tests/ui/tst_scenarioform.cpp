@@ -322,6 +322,24 @@ private slots:
         QCOMPARE(kv->currentIndex(), 0); // still unset: the label follows, the choice does not
         QVERIFY(!model.scenario().inference.kvPrecision.has_value());
     }
+
+    void fp4IsAWeightFormatOnly()
+    {
+        ScenarioModel model;
+        ScenarioForm form(&model);
+        auto* weights = qobject_cast<QComboBox*>(form.editorFor(Field::InferPrecision));
+        auto* kv = qobject_cast<QComboBox*>(form.editorFor(Field::KvPrecision));
+        QVERIFY(weights && kv);
+        const int fp4 = weights->findData(static_cast<int>(gp::InferPrecision::FP4));
+        QVERIFY(fp4 >= 0);
+        QCOMPARE(weights->itemText(fp4), QStringLiteral("FP4 (NVFP4; weight-only without Blackwell)"));
+        QCOMPARE(kv->findData(static_cast<int>(gp::InferPrecision::FP4)), -1);
+        weights->setCurrentIndex(fp4);
+        QVERIFY(model.scenario().inference.precision == gp::InferPrecision::FP4);
+        // The core's default KV for FP4 weights depends on the GPU: FP8, or FP16 without it.
+        QCOMPARE(kv->itemText(0), QStringLiteral("Default (FP8; FP16 without FP8)"));
+        QVERIFY(gp::scenarioToJson(model.scenario()).find(R"("precision": "fp4")") != std::string::npos);
+    }
 };
 
 QTEST_MAIN(TestScenarioForm)

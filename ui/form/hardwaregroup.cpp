@@ -5,6 +5,7 @@
 #include "ui/format.h"
 
 #include "core/catalog.h"
+#include "core/mig.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -76,6 +77,7 @@ HardwareGroup::HardwareGroup(FormBinder* binder, QWidget* parent)
         }
         m_gpuNote->setText(ids.isEmpty() ? tr("None ticked: every GPU in the catalog (%1) is considered.").arg(m_catalogSize)
                                          : tr("%1 of %2 GPUs ticked.").arg(ids.size()).arg(m_catalogSize));
+        updateMigNote();
     });
     auto* buttons = new QHBoxLayout;
     m_gpuNote = new QLabel;
@@ -127,6 +129,32 @@ HardwareGroup::HardwareGroup(FormBinder* binder, QWidget* parent)
                           "Ethernet); data-parallel and FSDP traffic beyond one node crosses it"),
                        100);
     form->addRow(ScenarioModel::label(Field::NetworkGbps), net);
+    m_mig = new QComboBox;
+    m_mig->setAccessibleName(ScenarioModel::label(Field::Mig));
+    m_mig->setToolTip(tr("Run the job on one MIG instance of one GPU (GPUs per job = 1). A100, H100, H200, B200, B300: "
+                         "1g = 1/7 of the SMs and 1/8 of the memory, 2g = 2/7 and 2/8, 3g = 3/7 and 4/8, 4g = 4/7 "
+                         "and 4/8, 7g = all (NVIDIA MIG user guide); A30 and RTX PRO 6000: 1g, 2g, 4g = 1/4, 2/4, all. "
+                         "A slice is billed as its share of the SMs."));
+    m_mig->addItem(tr("Whole GPU (no MIG)"), QString());
+    for (const std::string_view name : gp::migProfileNames()) {
+        const QString n = QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+        m_mig->addItem(tr("%1 slice").arg(n), n);
+    }
+    connect(m_mig, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (!m_binder->isUpdating() && i >= 0)
+            m_model->setValue(Field::Mig, m_mig->itemData(i).toString());
+    });
+    m_binder->bind(Field::Mig, m_mig, [this](const QVariant& val) {
+        m_mig->setCurrentIndex(std::max(0, m_mig->findData(val.toString())));
+        updateMigNote();
+    });
+    m_migNote = new QLabel;
+    m_migNote->setWordWrap(true);
+    m_migNote->setVisible(false);
+    auto* migBox = new QVBoxLayout;
+    migBox->addWidget(m_mig);
+    migBox->addWidget(m_migNote);
+    form->addRow(ScenarioModel::label(Field::Mig), migBox);
     v->addLayout(form);
 }
 
@@ -164,6 +192,14 @@ void HardwareGroup::setCatalog(const gp::Catalog& catalog)
                                   QString::fromStdString(g.pricePerHour.seen)));
         m_gpuList->addItem(item);
     }
+    m_migProfiles.clear();
+    for (const auto& g : catalog.gpus()) {
+        QStringList names;
+        for (const auto& p : gp::migProfiles(g))
+            names << QString::fromLatin1(p.name.data(), static_cast<qsizetype>(p.name.size()));
+        if (!names.isEmpty())
+            m_migProfiles.insert(QString::fromStdString(g.id), names);
+    }
     m_catalogSize = static_cast<int>(catalog.gpus().size());
     m_binder->setUpdating(false);
     m_binder->showField(Field::Gpus);
@@ -192,6 +228,21 @@ void HardwareGroup::gpuItemChanged()
         if (m_gpuList->item(i)->checkState() == Qt::Checked)
             ids << m_gpuList->item(i)->data(kIdRole).toString();
     m_model->setGpus(ids);
+}
+
+void HardwareGroup::updateMigNote()
+{
+    if (!m_migNote)
+        return; // the GPU list is shown before the MIG row exists
+    const QString mig = m_model->value(Field::Mig).toString();
+    QStringList lacking;
+    if (!mig.isEmpty())
+        for (const QString& id : m_model->value(Field::Gpus).toStringList())
+            if (!m_migProfiles.value(id).contains(mig))
+                lacking << id;
+    m_migNote->setText(lacking.isEmpty() ? QString()
+                                         : tr("No MIG %1 slice on %2: the estimate refuses it.").arg(mig, lacking.join(QStringLiteral(", "))));
+    m_migNote->setVisible(!lacking.isEmpty());
 }
 
 } // namespace gp::ui

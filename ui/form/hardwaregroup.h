@@ -1,5 +1,7 @@
 #pragma once
 #include <QGroupBox>
+#include <QHash>
+#include <QStringList>
 
 class QComboBox;
 class QLabel;
@@ -16,7 +18,7 @@ class FormBinder;
 class ScenarioModel;
 
 /// The scenario form's "Hardware" group: the GPUs to consider (a filtered,
-/// tickable catalog list), their count and parallelism.
+/// tickable catalog list), their count and parallelism, and the MIG slice.
 class HardwareGroup final : public QGroupBox
 {
     Q_OBJECT
@@ -30,6 +32,7 @@ public:
 private:
     void refreshGpuFilter();
     void gpuItemChanged();
+    void updateMigNote();
 
     FormBinder* m_binder;
     ScenarioModel* m_model;
@@ -38,6 +41,9 @@ private:
     QLineEdit* m_gpuSearch = nullptr;
     QListWidget* m_gpuList = nullptr;
     QLabel* m_gpuNote = nullptr;
+    QComboBox* m_mig = nullptr;
+    QLabel* m_migNote = nullptr;
+    QHash<QString, QStringList> m_migProfiles; // catalog id -> the MIG profiles it offers
     int m_catalogSize = 0;
 };
 

@@ -148,14 +148,17 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
     auto* inf = m_binder->newForm();
     inf->setContentsMargins(0, 0, 0, 0);
     ip->setLayout(inf);
-    const std::vector<std::pair<QString, int>> inferPrecisions = {
+    const std::vector<std::pair<QString, int>> kvPrecisions = {
         {tr("FP32"), static_cast<int>(gp::InferPrecision::FP32)}, {tr("FP16"), static_cast<int>(gp::InferPrecision::FP16)},
         {tr("BF16"), static_cast<int>(gp::InferPrecision::BF16)}, {tr("FP8"), static_cast<int>(gp::InferPrecision::FP8)},
         {tr("INT8"), static_cast<int>(gp::InferPrecision::INT8)}, {tr("INT4 (weight-only)"), static_cast<int>(gp::InferPrecision::INT4)}};
+    // FP4 (NVFP4) is a weight format only: the KV cache list stops at INT4.
+    auto inferPrecisions = kvPrecisions;
+    inferPrecisions.emplace_back(tr("FP4 (NVFP4; weight-only without Blackwell)"), static_cast<int>(gp::InferPrecision::FP4));
     inf->addRow(ScenarioModel::label(Field::InferPrecision),
                 m_binder->enumCombo(Field::InferPrecision, inferPrecisions, tr("Weight format served")));
     inf->addRow(ScenarioModel::label(Field::KvPrecision),
-                m_binder->enumCombo(Field::KvPrecision, inferPrecisions, tr("KV cache element format"),
+                m_binder->enumCombo(Field::KvPrecision, kvPrecisions, tr("KV cache element format"),
                           tr("Same as weights")));
     inf->addRow(ScenarioModel::label(Field::Batch),
                 m_binder->number(Field::Batch, tr("Concurrent sequences (or images per batch)")));
@@ -181,8 +184,13 @@ void WorkloadGroup::updateKvSameLabel()
     const int same = kv ? kv->findData(QVariant()) : -1;
     if (same < 0)
         return;
-    // The core's default: the weights' format, except INT4 weights keep an FP16 cache.
+    // The core's default: the weights' format, except INT4 weights keep an FP16
+    // cache and FP4 weights an FP8 one (FP16 on GPUs without FP8).
     const auto weights = m_model->scenario().inference.precision;
+    if (weights == gp::InferPrecision::FP4) {
+        kv->setItemText(same, tr("Default (FP8; FP16 without FP8)"));
+        return;
+    }
     const auto kvFormat = weights == gp::InferPrecision::INT4 ? gp::InferPrecision::FP16 : weights;
     auto* precision = qobject_cast<QComboBox*>(m_binder->editorFor(Field::InferPrecision));
     QString name = precision ? precision->itemText(precision->findData(static_cast<int>(kvFormat))) : QString();
