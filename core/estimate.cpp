@@ -40,7 +40,11 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
     if (s.model.isLanguageModel())
         p.linears = s.model.layerLinears();
     p.training = s.mode == Mode::Training;
-    p.optimized = s.runtime == Runtime::Optimized;
+    // A serving engine decodes in CUDA graphs with fused kernels, like `optimized`;
+    // what it adds (paged KV, chunked prefill, continuous batching) is for
+    // language models: a vision model under `serving` runs as `optimized`.
+    p.optimized = s.runtime == Runtime::Optimized || s.runtime == Runtime::Serving;
+    p.serving = s.runtime == Runtime::Serving && s.mode == Mode::Inference && s.model.isLanguageModel();
     p.count = s.hardware.count;
     p.tp = s.hardware.tp;
     p.pp = s.hardware.pp;
