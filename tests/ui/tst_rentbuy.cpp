@@ -139,7 +139,7 @@ private slots:
     void defaultIsTheReportsRecommendation()
     {
         // No single GPU meets this example's targets: the report recommends the
-        // planner's best setup, 2x Instinct MI355X (TP2, int4), and the tab opens on it.
+        // planner's best setup, 3 replicas of 1x Instinct MI300X (fp8), and the tab opens on it.
         ScenarioModel m;
         m.resetScenario(serve70bTargets());
         EstimateController estimates(&m);
@@ -149,15 +149,15 @@ private slots:
         builder.prepare();
         const ReportRecommendation rec = builder.recommendation();
         QCOMPARE(rec.source, ReportRecommendation::Source::Plan);
-        QCOMPARE(rec.gpu, std::string("amd-mi355x"));
-        QCOMPARE(rec.gpus, 2);
+        QCOMPARE(rec.gpu, std::string("amd-mi300x"));
+        QCOMPARE(rec.gpus, 3);
 
         RentBuyPage page(&m, &estimates);
         const auto& shown = page.result();
         QVERIFY2(shown.has_value(), qPrintable(page.error()));
         QCOMPARE(page.gpuCombo()->currentIndex(), 0);
-        QCOMPARE(page.gpuCombo()->currentText(), QStringLiteral("Recommended: Instinct MI355X"));
-        QCOMPARE(page.countSpin()->value(), 2);
+        QCOMPARE(page.gpuCombo()->currentText(), QStringLiteral("Recommended: Instinct MI300X"));
+        QCOMPARE(page.countSpin()->value(), 3);
         QCOMPARE(shown->gpu, rec.gpu);
         QCOMPARE(shown->count, rec.gpus);
         // The same numbers as the report's rent vs buy section.
@@ -170,8 +170,8 @@ private slots:
         QCOMPARE(page.result()->gpu, std::string("nvidia-h200-sxm"));
         QCOMPARE(page.result()->count, 4);
         page.gpuCombo()->setCurrentIndex(0);
-        QCOMPARE(page.result()->gpu, std::string("amd-mi355x"));
-        QCOMPARE(page.result()->count, 2);
+        QCOMPARE(page.result()->gpu, std::string("amd-mi300x"));
+        QCOMPARE(page.result()->count, 3);
     }
 
     void pricingInputsAreUndoableScenarioEdits()

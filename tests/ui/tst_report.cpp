@@ -2,6 +2,7 @@
 #include "ui/reportcli.h"
 #include "ui/estimatecontroller.h"
 #include "ui/format.h"
+#include "ui/plantablemodel.h"
 #include "ui/resultstablemodel.h"
 
 #include "core/catalog.h"
@@ -181,9 +182,11 @@ private slots:
         QCOMPARE(rec.source, gp::ui::ReportRecommendation::Source::Plan);
         QCOMPARE(rec.gpu, best.gpu);
         QCOMPARE(rec.gpus, best.count * best.replicas);
-        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 2x Instinct MI355X "
-                                               "(TP2, int4), $7/h (the cheapest of %1 setups that fit and meet the "
-                                               "targets; see Plan).")
+        // 16 concurrent sequences at 4 requests/s: three MI300X replicas at FP8
+        // ($1.99/h each) serve the rate, 9 sequences each (>= 16 / 3).
+        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 3 replicas of "
+                                               "1x Instinct MI300X (fp8), $5.97/h (the cheapest of %1 setups that fit and "
+                                               "meet the targets; see Plan).")
                                     .arg(b.plan()->feasible));
         QVERIFY(b.htmlBeforeCharts().contains(rec.headline.toHtmlEscaped()));
         QVERIFY(!b.htmlBeforeCharts().contains(QStringLiteral("No GPU meets every target")));
@@ -192,6 +195,15 @@ private slots:
         QCOMPARE(b.rentVsBuy()->count, rec.gpus);
         QVERIFY(b.htmlRentBuy().contains(QStringLiteral("For the recommended setup, the planner&#x27;s best, ")) ||
                 b.htmlRentBuy().contains(QStringLiteral("For the recommended setup, the planner's best, ")));
+        // The plan section shows the replicas and the users one replica holds.
+        const QString planHtml = b.htmlPlan();
+        QVERIFY(planHtml.contains(QStringLiteral("<th>Replicas</th>")));
+        QVERIFY(planHtml.contains(QStringLiteral("<th>Users / replica</th>")));
+        QCOMPARE(gp::ui::planUsersText(best),
+                 QStringLiteral("%1 (limit: %2)").arg(best.usersPerReplica).arg(gp::ui::planLimitText(best.limit)));
+        QVERIFY(planHtml.contains(QStringLiteral("<td align='right'>%1</td><td>%2</td>")
+                                      .arg(best.replicas)
+                                      .arg(gp::ui::planUsersText(best).toHtmlEscaped())));
 
         // Through the CLI: title and every footer name the scenario.
         qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("none.json")).toUtf8());
@@ -214,6 +226,8 @@ private slots:
         QVERIFY(page1.simplified().contains(rec.headline.simplified()));
         QVERIFY(!text.contains(QStringLiteral("fine-tune with LoRA")));
         QVERIFY(text.simplified().contains(QStringLiteral("For the recommended setup, the planner's best, ") + rec.setup));
+        QVERIFY(text.contains(QStringLiteral("Users / replica")));
+        QVERIFY(text.simplified().contains(gp::ui::planUsersText(best)));
     }
 
     void tableRowsNeverSplitAcrossPages()
