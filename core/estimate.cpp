@@ -144,6 +144,11 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
             p.notes.push_back("Eager generate() (HF transformers) is bound by the host, not the GPU: measured ~80 ms per "
                               "output token on an H100 for both a 1.1B and an 8B model. Serve with an optimized engine "
                               "(vLLM, TensorRT-LLM, SGLang) to get the GPU's speed.");
+        if (p.serving && explain)
+            p.notes.push_back("Serving engine: TTFT is one new request's prompt, prefilled in chunks beside the decode "
+                              "of the other running sequences; TPOT includes the batch's prefill interleaved with decode "
+                              "(continuous batching); memory is what the engine needs (paged KV cache), not what "
+                              "gpu_memory_utilization preallocates.");
     }
     if (gpu.isTpu())
         p.notes.push_back("TPU: estimated with the same roofline model (JAX/XLA, no CUDA context); calibration runs were "

@@ -87,7 +87,7 @@ std::string limitText(const std::string& limit)
     if (limit == "tpot")
         return "TPOT";
     if (limit == "rate")
-        return "the request rate";
+        return "the request rate sets the replicas";
     if (limit == "compute")
         return "the batch searched (4096)";
     return limit;

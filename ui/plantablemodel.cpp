@@ -55,9 +55,9 @@ QString planLimitText(const std::string& limit)
     if (limit == "tpot")
         return QObject::tr("TPOT");
     if (limit == "rate")
-        return QObject::tr("request rate");
+        return QObject::tr("rate");
     if (limit == "compute")
-        return QObject::tr("batch searched");
+        return QObject::tr("batch cap");
     return QString::fromStdString(limit);
 }
 
@@ -65,7 +65,7 @@ QString planUsersText(const gp::PlanOption& o)
 {
     if (o.usersPerReplica <= 0)
         return QString();
-    return QObject::tr("%1 (limit: %2)").arg(o.usersPerReplica).arg(planLimitText(o.limit));
+    return QObject::tr("%1 (%2)").arg(o.usersPerReplica).arg(planLimitText(o.limit));
 }
 
 QString planAxisLabel(const std::string& label)

@@ -64,9 +64,10 @@ private:
 QString planLayoutText(const gp::PlanOption& o);
 /// "micro-batch 4 x 8 accum., full ckpt" (training) or "batch 16" (inference).
 QString planBatchText(const gp::PlanOption& o, gp::Mode mode);
-/// Inference: what caps a replica's users ("KV memory", "TPOT", "request rate", ...).
+/// Inference: what caps a replica's users ("KV memory", "TTFT", "TPOT"), or "rate"
+/// when the request rate sets the replicas.
 QString planLimitText(const std::string& limit);
-/// Inference: "16 (limit: KV memory)", the users one replica holds at the targets.
+/// Inference: "16 (KV memory)", the users one replica holds at the targets and the limit.
 QString planUsersText(const gp::PlanOption& o);
 /// A plan label as a header: first letter capitalized ("hours" reads "Time (hours)").
 QString planAxisLabel(const std::string& label);
