@@ -107,6 +107,10 @@ constexpr Field kFields[] = {
     {"uncertainty_widen_throughput_optimized_training", &Calibration::uncertaintyWidenThroughputOptimizedTraining},
     // Round-2 performance terms (perfmodel.cpp)
     {"attn_fwd_eff_hopper_blackwell", &Calibration::attnFwdEffHopperBlackwell},
+    // Serving engines (runtime "serving")
+    {"serving_chunk_tokens", &Calibration::servingChunkTokens},
+    {"serving_kv_block_tokens", &Calibration::servingKvBlockTokens},
+    {"serving_engine_mib", &Calibration::servingEngineMib},
 };
 
 constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};

@@ -116,6 +116,10 @@ struct Calibration {
     double uncertaintyWidenThroughputOptimizedTraining = 0;
     // Round-2 performance terms (perfmodel.cpp)
     double attnFwdEffHopperBlackwell = 0;
+    // Serving engines (runtime "serving": memorymodel.cpp, perfmodel.cpp)
+    double servingChunkTokens = 0;
+    double servingKvBlockTokens = 0;
+    double servingEngineMib = 0;
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored

@@ -41,7 +41,11 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
     if (s.model.isLanguageModel())
         p.linears = s.model.layerLinears();
     p.training = s.mode == Mode::Training;
-    p.optimized = s.runtime == Runtime::Optimized;
+    // A serving engine decodes in CUDA graphs with fused kernels, like `optimized`;
+    // what it adds (paged KV, chunked prefill, continuous batching) is for
+    // language models: a vision model under `serving` runs as `optimized`.
+    p.optimized = s.runtime == Runtime::Optimized || s.runtime == Runtime::Serving;
+    p.serving = s.runtime == Runtime::Serving && s.mode == Mode::Inference && s.model.isLanguageModel();
     p.count = s.hardware.count;
     p.tp = s.hardware.tp;
     p.pp = s.hardware.pp;
@@ -161,6 +165,11 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
             p.notes.push_back("Eager generate() (HF transformers) is bound by the host, not the GPU: measured ~80 ms per "
                               "output token on an H100 for both a 1.1B and an 8B model. Serve with an optimized engine "
                               "(vLLM, TensorRT-LLM, SGLang) to get the GPU's speed.");
+        if (p.serving && explain)
+            p.notes.push_back("Serving engine: TTFT is one new request's prompt, prefilled in chunks beside the decode "
+                              "of the other running sequences; TPOT includes the batch's prefill interleaved with decode "
+                              "(continuous batching); memory is what the engine needs (paged KV cache), not what "
+                              "gpu_memory_utilization preallocates.");
     }
     if (gpu.isTpu())
         p.notes.push_back("TPU: estimated with the same roofline model (JAX/XLA, no CUDA context); calibration runs were "

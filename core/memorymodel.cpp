@@ -480,23 +480,35 @@ MemoryBreakdown inferenceMemory(Plan& p)
         p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
                [&] { return std::string(fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
                    (shard > 1 ? " / (tp x pp)" : "")); });
-        const double ctx = double(inf.promptTokens) + inf.outputTokens;
+        double ctx = double(inf.promptTokens) + inf.outputTokens;
+        // A serving engine pages the cache: each sequence holds its prompt + output
+        // in whole blocks (serving_kv_block_tokens), nothing for unused length.
+        const double block = p.serving ? std::max(1.0, p.cal->servingKvBlockTokens) : 1.0;
+        if (p.serving)
+            ctx = std::ceil(ctx / block) * block;
         const double kv = double(inf.batch) * ctx * m.kvElementsPerToken() * p.kvBytes / shard;
         mem.kvCache = kv;
-        p.term("memory.kv_cache", "KV cache", units::bytesToGiB(kv), "GiB",
-               [&] { return std::string("batch x (prompt + output) x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
+        p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB",
+               [&] { return std::string("batch x (prompt + output") + (p.serving ? " in blocks of " + fmt(block) + " tokens" : "") +
+                   ") x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
                    " B = " + std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " +
-                   fmt(p.kvBytes)); });
+                   fmt(p.kvBytes); });
         // Prefill transient: the whole batch's prompt goes through each layer in
         // one pass (the `optimized` runtime: static cache, no chunking), so the
-        // peak is the live set of one layer for batch x prompt tokens.
-        const double tokens = double(inf.batch) * inf.promptTokens;
+        // peak is the live set of one layer for batch x prompt tokens. A serving
+        // engine prefills in chunks (serving_chunk_tokens per step): the live set
+        // is bounded by the chunk.
+        const double allTokens = double(inf.batch) * inf.promptTokens;
+        const double tokens = p.serving ? std::min(allTokens, std::max(1.0, p.cal->servingChunkTokens)) : allTokens;
         const double perToken = prefillLiveBytesPerToken(p);
         // Only the last position's logits are computed (16-bit product, fp32 copy).
         const double logits = double(inf.batch) * m.vocab * (p.actBytes + 4) / p.tp;
         const double act = tokens * perToken + logits;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB", [&] {
+            if (p.serving)
+                return fmt(perToken, 6) + " B x min(batch x prompt, chunk) = " + fmt(perToken, 6) + " x " + fmt(tokens) +
+                       " (one layer's live tensors for one chunked-prefill step) + last-token logits " + fmtGiB(logits);
             return fmt(perToken, 6) + " B x batch x prompt = " + fmt(perToken, 6) + " x " + fmt(tokens) +
                    " (one layer's live tensors, whole batch in one pass) + last-token logits " + fmtGiB(logits);
         });
@@ -504,17 +516,25 @@ MemoryBreakdown inferenceMemory(Plan& p)
     // Weights are allocated once, in large blocks, and fragment little
     // (allocator_slack_weights); the KV cache and transients take the usual share.
     const Calibration& c = *p.cal;
-    const double buffers = (m.isLanguageModel() ? c.buffersInferMib : c.buffersInferVisionMib) * kMiB;
+    // A serving engine adds its CUDA-graph pool and sampler buffers
+    // (serving_engine_mib) and holds the KV blocks in one pool tensor, which
+    // the caching allocator does not split (no KV slack). What it preallocates
+    // beyond that (gpu_memory_utilization) is its choice, not its need.
+    const double buffers =
+        ((m.isLanguageModel() ? c.buffersInferMib : c.buffersInferVisionMib) + (p.serving ? c.servingEngineMib : 0)) * kMiB;
     // The transient is freed and re-allocated layer by layer in blocks of several
     // sizes, which the caching allocator keeps and splits: its reserve exceeds the
     // in-use peak by a larger share (allocator_slack_transient).
-    const double slack = c.allocatorSlackWeights * mem.weights + c.allocatorSlack * mem.kvCache +
+    const double kvSlack = p.serving ? 0.0 : c.allocatorSlack;
+    const double slack = c.allocatorSlackWeights * mem.weights + kvSlack * mem.kvCache +
                          c.allocatorSlackTransient * mem.activations;
     mem.overhead = contextBytes(p) + buffers + slack;
     p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
-           [&] { return std::string("CUDA context " + fmt(contextBytes(p) / kMiB) + " MiB + workspaces " + fmt(buffers / kMiB) +
-               " MiB + allocator cache (" + fmt(c.allocatorSlackWeights * 100) + "% of weights, " + fmt(c.allocatorSlack * 100) +
-               "% of KV cache, " + fmt(c.allocatorSlackTransient * 100) + "% of activations)"); });
+           [&] { return std::string("CUDA context " + fmt(contextBytes(p) / kMiB) + " MiB + workspaces " +
+                                    (p.serving ? "and serving engine (CUDA graphs, sampler) " : "") + fmt(buffers / kMiB) +
+               " MiB + allocator cache (" + fmt(c.allocatorSlackWeights * 100) + "% of weights, " + fmt(kvSlack * 100) +
+               "% of KV cache" + (p.serving ? " (one paged pool)" : "") + ", " + fmt(c.allocatorSlackTransient * 100) +
+               "% of activations)"); });
     return mem;
 }
 

@@ -416,6 +416,46 @@ TrainingResult trainingPerformance(Plan& p)
     return r;
 }
 
+namespace {
+
+/// Continuous batching with chunked prefill (runtime "serving"): at `batch`
+/// running sequences, a new request's prompt is prefilled over engine steps of
+/// at most serving_chunk_tokens tokens, each step also carrying one decode token
+/// for each of the other batch - 1 sequences (decode first, as vLLM schedules);
+/// its TTFT is those steps. Every request's prompt is prefilled once during the
+/// output_tokens decode steps of the others, so the mean time per output token
+/// is the decode step plus the whole batch's prefill spread over the output.
+template <class Forward>
+void servingLatency(Plan& p, InferenceResult& r, double prefillAll, double decodeStep, double kvReadS, Forward&& forward)
+{
+    const auto& inf = p.s->inference;
+    const double riders = double(inf.batch) - 1;
+    const double chunk = std::max(1.0, p.cal->servingChunkTokens);
+    const double budget = std::max(1.0, chunk - riders); // prompt tokens per step
+    const double prompt = std::max(1, inf.promptTokens);
+    const double steps = std::ceil(prompt / budget);
+    const double perStep = prompt / steps;
+    // The prompt's causal attention, split over the steps; the riders read their
+    // KV cache once per step (kvReadS is the whole batch's read).
+    const double attnPerStep = attentionFlops(p, 1, prompt) / steps;
+    const double riderKv = riders > 0 ? kvReadS * riders / inf.batch : 0;
+    const double step = forward(perStep + riders, 1 + riders, attnPerStep) + riderKv;
+    const double ttft = steps * step;
+    const double tpot = decodeStep + prefillAll / std::max(1, inf.outputTokens);
+    r.ttftMs = ttft * 1e3;
+    r.tpotMs = tpot * 1e3;
+    p.term("time.serving.ttft", "Serving: time to first token", ttft * 1e3, "ms", [&] {
+        return fmt(steps) + " chunked-prefill step(s) of " + fmt(perStep) + " prompt tokens + " + fmt(riders) +
+               " decode tokens of the running sequences (chunk " + fmt(chunk) + " tokens), " + fmt(step * 1e3) + " ms each";
+    });
+    p.term("time.serving.tpot", "Serving: time per output token", tpot * 1e3, "ms", [&] {
+        return "decode step " + fmt(decodeStep * 1e3) + " ms + the batch's prefill " + fmt(prefillAll * 1e3) +
+               " ms interleaved over " + std::to_string(inf.outputTokens) + " output tokens (continuous batching)";
+    });
+}
+
+} // namespace
+
 InferenceResult inferencePerformance(Plan& p)
 {
     const Scenario& s = *p.s;
@@ -446,27 +486,34 @@ InferenceResult inferencePerformance(Plan& p)
     }
 
     const int layers = (m.layers + p.pp - 1) / p.pp;
-    // Prefill: one forward over batch x prompt tokens; logits for the last token only.
-    const double tokens = double(inf.batch) * inf.promptTokens;
-    const GemmWork pre = forwardGemms(p, tokens, inf.batch, p.compute);
-    const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
     // FP4 models keep attention in FP8 (NVFP4 quantizes the linear layers only).
     const DType attnType = p.compute == DType::FP4 ? DType::FP8 : p.compute;
-    const double attn = attnF / (peak(p, attnType) * attnFwdEff(p));
     double f = double(m.ffnHidden);
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
-    // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
-    // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
-    const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
     const double tk = p.optimized ? c.kernelSInferOptimized : c.kernelSInferEager;
     const double kernelsPre = c.prefillKernelsLayerOptimized * layers * tk *
                               (p.optimized ? 1 : c.prefillKernelsLayerEager / c.prefillKernelsLayerOptimized);
-    double prefill = pre.seconds + attn + ewBytes / bw + kernelsPre;
-    // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
-    if (p.tp > 1)
-        prefill += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
-    prefill *= p.pp; // one batch crosses every pipeline stage in turn
+    // One forward pass over `tokens` tokens (`head` of them need logits) whose
+    // attention costs `attnFlops`: GEMMs, attention, elementwise traffic,
+    // launches and the TP all-reduces, across every pipeline stage in turn.
+    auto forwardSeconds = [&](double tokens, double head, double passAttnFlops, GemmWork& gemm, double& attnS) {
+        gemm = forwardGemms(p, tokens, head, p.compute);
+        attnS = passAttnFlops / (peak(p, attnType) * attnFwdEff(p));
+        // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
+        // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
+        const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
+        double sec = gemm.seconds + attnS + ewBytes / bw + kernelsPre;
+        // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
+        if (p.tp > 1)
+            sec += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+        return sec * p.pp; // one batch crosses every pipeline stage in turn
+    };
+    // Prefill: one forward over batch x prompt tokens; logits for the last token only.
+    const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
+    GemmWork pre;
+    double attn = 0;
+    const double prefill = forwardSeconds(double(inf.batch) * inf.promptTokens, inf.batch, attnF, pre, attn);
     r.ttftMs = prefill * 1e3;
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
@@ -521,6 +568,12 @@ InferenceResult inferencePerformance(Plan& p)
     if (p.tp > 1)
         tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     r.tpotMs = tpot * 1e3;
+    if (p.serving)
+        servingLatency(p, r, prefill, tpot, kvBytes / decodeBw, [&](double tokens, double head, double stepAttnFlops) {
+            GemmWork g;
+            double a = 0;
+            return forwardSeconds(tokens, head, stepAttnFlops, g, a);
+        });
     p.term("time.decode.memory", "Decode: weights + KV", memTime * 1e3, "ms",
            [&] { return std::string("max(" + fmtGiB(weightBytes) + " weights / bandwidth, GEMM FLOPs / peak) + max(" +
                                     fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +

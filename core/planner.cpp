@@ -1,6 +1,7 @@
 // The recommendation solver: enumerate, estimate (numbers only), filter, rank.
 #include "planner.h"
 #include "planoutput.h"
+#include "planserving.h"
 
 #include "catalog.h"
 #include "mig.h"
@@ -254,6 +255,11 @@ void Solver::inferenceCandidates(const Gpu& g)
     }
     const auto& tg = b.inference.targets;
     const bool slice = m_sliceOf.count(g.id) > 0;
+    const int demand = std::max(1, b.inference.batch); // concurrent sequences to hold (spec: a demand)
+    auto rateOf = [&](const GpuEstimate& e) { // requests/s one replica serves
+        const auto& r = *e.inference;
+        return r.tokensPerS ? *r.tokensPerS / std::max(1, b.inference.outputTokens) : r.samplesPerS.value_or(0);
+    };
     for (int tp = 1; tp <= std::min(slice ? 1 : 8, b.hardware.maxCount); tp *= 2) {
         if (!lm && tp > 1)
             break;
@@ -267,68 +273,81 @@ void Solver::inferenceCandidates(const Gpu& g)
             m_work.inference.precision = prec;
             if (b.inference.kvPrecision)
                 m_work.inference.kvPrecision = b.inference.kvPrecision;
-            std::optional<PlanOption> best;
-            // Continuous batching: the batch grows while it fits and meets the
-            // latency targets; a larger batch lowers the cost per token.
-            for (int batch = 1; batch <= 4096; batch *= 2) {
+            auto at = [&](int batch) {
                 m_work.inference.batch = batch;
-                GpuEstimate e = eval(g);
-                if (!e.fits) {
-                    noteMiss(g, e);
-                    break;
-                }
-                const auto& r = *e.inference;
-                const bool latencyOk = (!tg.ttftMs || (r.ttftMs && *r.ttftMs <= *tg.ttftMs) ||
-                                        (r.latencyMs && *r.latencyMs <= *tg.ttftMs)) &&
-                                       (!tg.tpotMs || (r.tpotMs && *r.tpotMs <= *tg.tpotMs));
-                if (!latencyOk) {
-                    noteMiss(g, e);
-                    break;
-                }
-                PlanOption o;
-                o.count = tp;
-                o.tp = tp;
-                o.precision = std::string(toString(prec));
-                o.microBatch = batch;
-                const double perReplicaRps = r.tokensPerS ? *r.tokensPerS / b.inference.outputTokens
-                                                          : r.samplesPerS.value_or(0);
+                return eval(g);
+            };
+            // Continuous batching: one replica holds sequences while their KV
+            // cache fits and the latency targets hold at its batch.
+            const detail::ReplicaCapacity cap = detail::replicaCapacity(
+                at, [&](const GpuEstimate& e) { noteMiss(g, e); }, tg, lm, 4096);
+            if (cap.users == 0)
+                continue;
+            // Replicas hold the demand; with a load they also serve its rate.
+            double replicas = std::ceil(double(demand) / cap.users);
+            std::string limit = cap.limit;
+            GpuEstimate full = at(cap.users);
+            if (tg.requestsPerS) {
+                const double perReplica = rateOf(full);
                 // In double: 1e9 requests/s overflowed an int into a negative count.
-                const double replicas = tg.requestsPerS && perReplicaRps > 0
-                                            ? std::max(1.0, std::ceil(*tg.requestsPerS / perReplicaRps - 1e-9))
-                                            : 1.0;
-                if (replicas * tp > b.hardware.maxCount) {
-                    // More GPUs than hardware.max_count; a larger batch serves more per replica.
-                    m_loadTooLarge = true;
-                    Miss& miss = m_misses[g.id];
-                    miss.capacity = e.capacityBytes;
-                    if (miss.target.empty())
-                        miss.target = "the load of " + num(*tg.requestsPerS, "%g") + " requests/s needs " +
-                                      num(replicas * tp, "%.3g") + " GPUs, more than hardware.max_count (" +
-                                      std::to_string(b.hardware.maxCount) + ")";
-                    continue;
+                const double forRate = perReplica > 0 ? std::max(1.0, std::ceil(*tg.requestsPerS / perReplica - 1e-9)) : kInf;
+                if (forRate > replicas) {
+                    replicas = forRate;
+                    limit = "rate";
                 }
-                o.replicas = static_cast<int>(replicas);
-                o.usdPerHour = e.usdPerHour * o.replicas;
-                if (tg.requestsPerS)
-                    o.costKey = o.usdPerHour > 0 ? o.usdPerHour : kInf;
-                else if (r.usdPerMillionTokens)
-                    o.costKey = *r.usdPerMillionTokens;
-                else if (r.samplesPerS && e.usdPerHour > 0)
-                    o.costKey = e.usdPerHour / (*r.samplesPerS * 3600) * 1e6; // USD per million images
-                else
-                    o.costKey = kInf;
-                o.timeKey = r.tpotMs.value_or(r.latencyMs.value_or(0));
-                e.meetsTargets = true; // latency targets checked here; the load is met by replicas
-                e.targetMisses.clear();
-                o.estimate = std::move(e);
-                if (!best || o.costKey < best->costKey || (o.costKey == best->costKey && o.timeKey < best->timeKey))
-                    best = std::move(o);
-                if (tg.requestsPerS && best && best->replicas == 1 && batch >= 2 &&
-                    perReplicaRps >= *tg.requestsPerS * 4)
-                    break; // far more capacity than the load needs
             }
-            if (best)
-                keep(std::move(*best), g);
+            if (replicas * tp > b.hardware.maxCount) {
+                m_loadTooLarge = m_loadTooLarge || limit == "rate";
+                Miss& miss = m_misses[g.id];
+                miss.capacity = full.capacityBytes;
+                if (miss.target.empty())
+                    miss.target = (limit == "rate" ? "the load of " + num(*tg.requestsPerS, "%g") + " requests/s"
+                                                   : std::to_string(demand) + " concurrent sequences") +
+                                  " need " + num(replicas * tp, "%.3g") + " GPUs, more than hardware.max_count (" +
+                                  std::to_string(b.hardware.maxCount) + ")";
+                continue;
+            }
+            // Each replica carries its share of the demand; under a load, the
+            // smallest batch at which the replicas serve the rate (a replica at
+            // its capacity does, by the count above).
+            int batch = static_cast<int>(std::ceil(demand / replicas));
+            GpuEstimate e = batch == cap.users ? full : at(batch);
+            if (tg.requestsPerS && replicas * rateOf(e) < *tg.requestsPerS) {
+                int lo = batch, hi = cap.users;
+                while (hi - lo > 1) {
+                    const int mid = lo + (hi - lo) / 2;
+                    (replicas * rateOf(at(mid)) >= *tg.requestsPerS ? hi : lo) = mid;
+                }
+                batch = hi;
+                e = at(hi);
+            }
+            if (!e.fits || !detail::meetsLatency(e, tg)) {
+                batch = cap.users; // latency or memory not monotone in the batch: take the checked one
+                e = full;
+            }
+            const auto& r = *e.inference;
+            PlanOption o;
+            o.count = tp;
+            o.tp = tp;
+            o.precision = std::string(toString(prec));
+            o.microBatch = batch;
+            o.replicas = static_cast<int>(replicas);
+            o.usersPerReplica = cap.users;
+            o.limit = limit;
+            o.usdPerHour = e.usdPerHour * o.replicas;
+            if (tg.requestsPerS)
+                o.costKey = o.usdPerHour > 0 ? o.usdPerHour : kInf;
+            else if (r.usdPerMillionTokens)
+                o.costKey = *r.usdPerMillionTokens;
+            else if (r.samplesPerS && e.usdPerHour > 0)
+                o.costKey = e.usdPerHour / (*r.samplesPerS * 3600) * 1e6; // USD per million images
+            else
+                o.costKey = kInf;
+            o.timeKey = r.tpotMs.value_or(r.latencyMs.value_or(0));
+            e.meetsTargets = true; // latency targets checked here; the demand and load are met by replicas
+            e.targetMisses.clear();
+            o.estimate = std::move(e);
+            keep(std::move(o), g);
         }
     }
 }
@@ -463,7 +482,12 @@ PlanResult Solver::run()
                        " accumulation (global batch kept)";
         } else {
             const auto& r = *e.inference;
-            why += ", batch " + std::to_string(o.microBatch);
+            const bool lmOut = m_base.model.isLanguageModel();
+            why += ", " + std::to_string(o.replicas) + (o.replicas > 1 ? " replicas x " : " replica x ") +
+                   std::to_string(o.microBatch) + (lmOut ? " users" : " images") + " (";
+            if (o.usersPerReplica > o.microBatch)
+                why += "up to " + std::to_string(o.usersPerReplica) + " per replica at the targets; ";
+            why += "limit: " + detail::limitText(o.limit) + ")";
             if (r.tpotMs) {
                 why += ": TPOT " + num(*r.tpotMs, "%.3g") + " ms";
                 if (m_base.inference.targets.tpotMs)
@@ -472,8 +496,6 @@ PlanResult Solver::run()
             } else if (r.latencyMs) {
                 why += ": " + num(*r.latencyMs, "%.3g") + " ms per batch";
             }
-            if (o.replicas > 1)
-                why += ", " + std::to_string(o.replicas) + " replicas for the load";
             if (r.usdPerMillionTokens)
                 why += ", " + money(*r.usdPerMillionTokens) + "/M tokens";
             if (o.precision == "int4" || o.precision == "int8" || o.precision == "fp4")

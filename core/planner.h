@@ -18,9 +18,13 @@ struct PlanOption {
     int count = 1;                // GPUs per replica
     int tp = 1, pp = 1, zero = 0;
     int replicas = 1;             // inference: copies serving the load
+    int usersPerReplica = 0;      // inference: concurrent sequences one replica holds at the targets
+    std::string limit;            // inference: what caps usersPerReplica or sets the replicas:
+                                  // "kv_memory" ("memory" for vision), "ttft", "tpot", "rate", "compute"
     std::string precision;        // training or inference format, as in the scenario spec
     std::string checkpointing;    // training
     int microBatch = 0;           // training: per GPU; inference: concurrent sequences per replica
+                                  // (replicas x microBatch >= inference.batch, the demand)
     int gradAccum = 1;
     bool fits = false;
     bool meetsTargets = false;

@@ -86,6 +86,9 @@ std::string planToJson(const PlanResult& r)
             if (i.latencyMs)
                 in["latency_ms"] = round4(*i.latencyMs);
             j["inference"] = in;
+            // Extension keys: what one replica holds at the targets, and why no more.
+            j["users_per_replica"] = o.usersPerReplica;
+            j["limit"] = o.limit;
         }
         j["why"] = o.why;
         options.push_back(j);
@@ -115,7 +118,11 @@ std::string planToTable(const PlanResult& r)
         char line[160];
         std::snprintf(line, sizeof line, "%3d%s %-24s x%-5d %-24s %-7s %12.4g %12.4g\n", o.rank, onFront ? "*" : " ",
                       o.gpu.c_str(), o.count * o.replicas, detail::planLayout(o).c_str(), o.precision.c_str(), o.costKey, o.timeKey);
-        out << line << "      " << o.why << "\n";
+        out << line;
+        if (o.estimate.inference)
+            out << "      replicas x batch: " << o.replicas << " x " << o.microBatch << ", one replica holds "
+                << o.usersPerReplica << " at the targets (limit: " << o.limit << ")\n";
+        out << "      " << o.why << "\n";
     }
     out << "(* = on the cost-vs-time Pareto front; columns: " << r.costLabel << ", " << r.timeLabel << ")\n";
     if (!r.alternatives.empty()) {

@@ -25,7 +25,7 @@ constexpr std::size_t kMaxScenarioBytes = 16u << 20;  // 16 MiB: far above any r
 constexpr int kMaxNesting = 64;                       // real scenarios nest 4 deep; hf configs ~6
 
 constexpr std::array kModes{std::string_view("training"), std::string_view("inference")};
-constexpr std::array kRuntimes{std::string_view("eager"), std::string_view("optimized")};
+constexpr std::array kRuntimes{std::string_view("eager"), std::string_view("optimized"), std::string_view("serving")};
 constexpr std::array kMethods{std::string_view("full"), std::string_view("lora"), std::string_view("qlora")};
 constexpr std::array kTrainPrecisions{std::string_view("fp32"), std::string_view("tf32"), std::string_view("amp_bf16"),
                                       std::string_view("amp_fp16"), std::string_view("bf16"), std::string_view("fp8")};
@@ -432,6 +432,9 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
     else if (h.count % (h.tp * h.pp) != 0)
         d.push_back({"hardware.count", "must be a multiple of tp x pp = " + std::to_string(h.tp * h.pp) + ", got " +
                                            std::to_string(h.count)});
+    if (s.mode == Mode::Training && s.runtime == Runtime::Serving)
+        d.push_back({"workload.runtime", "\"serving\" (a serving engine: vLLM, TensorRT-LLM, SGLang) is for mode "
+                                         "\"inference\"; training runs \"eager\" or \"optimized\""});
     if (s.mode == Mode::Training && t.datasetTokens && t.datasetSamples)
         d.push_back({"workload.training.dataset_samples", "give dataset_tokens or dataset_samples, not both"});
     if (!h.mig.empty()) {

@@ -9,7 +9,7 @@
 namespace gp {
 
 enum class Mode { Training, Inference };
-enum class Runtime { Eager, Optimized };
+enum class Runtime { Eager, Optimized, Serving };
 enum class TrainMethod { Full, Lora, Qlora };
 enum class TrainPrecision { FP32, TF32, AmpBF16, AmpFP16, BF16, FP8 };
 enum class Optimizer { AdamW, SGD, SGDMomentum, AdamW8bit };

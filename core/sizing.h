@@ -20,6 +20,7 @@ struct Plan {
     std::vector<ModelArch::Linear> linears; // m->layerLinears(), computed once
     bool training = true;
     bool optimized = false;
+    bool serving = false;   // runtime "serving" on a language model: paged KV, chunked prefill, continuous batching
 
     // Training formats
     TrainPrecision precision = TrainPrecision::AmpBF16;

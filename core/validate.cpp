@@ -321,7 +321,11 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
             // KV cache fills the memory; we do the same and keep the best rate.
             explicitModel();
             s.mode = Mode::Inference;
-            s.runtime = Runtime::Optimized;
+            // Serving engines (paged KV, chunked prefill, in-flight batching) run
+            // as the runtime "serving"; anything else as a static-cache stack.
+            s.runtime = has(framework, "tensorrt") || has(framework, "vllm") || has(framework, "sglang")
+                            ? Runtime::Serving
+                            : Runtime::Optimized;
             const json other = sw.value("other", json::object()).is_object() ? sw.value("other", json::object()) : json::object();
             s.inference.promptTokens = other.value("input_len", 1024);
             s.inference.outputTokens = other.value("output_len", 1024);
@@ -331,6 +335,7 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
                                     : has(precision, "int4") ? InferPrecision::INT4
                                     : has(precision, "int8") ? InferPrecision::INT8
                                                              : InferPrecision::BF16;
+            const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
             double best = 0;
             int bestBatch = 0;
             // Paged KV caches admit requests by the memory they use now: on
@@ -343,7 +348,10 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
                     break;
                 s.inference.batch = batch;
                 const GpuEstimate e = estimateOn(s, *gpu, EstimateOptions{false});
-                if (e.memory.total() - e.memory.kvCache * (1 - inUse) > e.capacityBytes)
+                // The engine gives its KV pool a fraction of the memory left free
+                // after weights and buffers (trtllm-bench: kv_cache_free_gpu_mem_fraction 0.95).
+                const double others = e.memory.total() - e.memory.kvCache;
+                if (others + e.memory.kvCache * inUse / kvFraction > e.capacityBytes)
                     break;
                 if (e.inference->tokensPerS && *e.inference->tokensPerS > best) {
                     best = *e.inference->tokensPerS;

@@ -78,7 +78,8 @@ std::vector<std::pair<Field, QVariant>> planOptionEdits(const gp::PlanOption& o,
     } else {
         if (const auto p = inferPrecision(o.precision))
             edits.emplace_back(Field::InferPrecision, *p);
-        edits.emplace_back(Field::Batch, o.microBatch);
+        // inference.batch is the demand the replicas share: it stays as it is
+        // (the option's batch is one replica's share of it).
     }
     return edits;
 }
@@ -247,6 +248,9 @@ void PlannerPage::showPlan()
     if (const auto* o = m_table->option(selectedRow()))
         selected = *o;
     m_table->setPlan(plan, mode);
+    // Replicas and users per replica are inference figures.
+    m_view->setColumnHidden(PlanTableModel::ReplicasColumn, mode != gp::Mode::Inference);
+    m_view->setColumnHidden(PlanTableModel::UsersColumn, mode != gp::Mode::Inference);
 
     const QString error = m_controller->error();
     if (!error.isEmpty()) {
@@ -269,12 +273,20 @@ void PlannerPage::showPlan()
                                : QString());
     } else {
         const auto& best = plan.options.front();
+        QString serving;
+        if (mode == gp::Mode::Inference && best.usersPerReplica > 0)
+            serving = tr(" %1 replica(s) x %2 users; one replica holds %3 (limit: %4).")
+                          .arg(best.replicas)
+                          .arg(best.microBatch)
+                          .arg(best.usersPerReplica)
+                          .arg(planLimitText(best.limit));
         m_summary->setText(tr("<b>Best:</b> %1x %2 (%3, %4, %5) — %6: %7; %8: %9.")
                                .arg(best.count * best.replicas)
                                .arg(htmlEscape(QString::fromStdString(best.gpuName)), htmlEscape(planLayoutText(best)),
                                     htmlEscape(QString::fromStdString(best.precision)), htmlEscape(planBatchText(best, mode)),
                                     htmlEscape(QString::fromStdString(plan.costLabel)), formatMoney(best.costKey, m_currency),
-                                    htmlEscape(QString::fromStdString(plan.timeLabel)), formatNumber(best.timeKey, 3)));
+                                    htmlEscape(QString::fromStdString(plan.timeLabel)), formatNumber(best.timeKey, 3)) +
+                           htmlEscape(serving));
     }
 
     m_chart->setChart(charts::buildPlanChart(plan, charts::ChartOptions{m_currency, false, charts::kMaxGpus}));
@@ -349,8 +361,11 @@ bool PlannerPage::useOption(int modelRow)
                        .arg(copy.count)
                        .arg(QString::fromStdString(copy.gpuName), planLayoutText(copy),
                             QString::fromStdString(copy.precision));
-    if (copy.replicas > 1)
-        text += tr(" The load needs %1 such replicas.").arg(copy.replicas);
+    if (mode == gp::Mode::Inference && copy.replicas > 1)
+        text += tr(" The demand needs %1 such replicas of %2 concurrent sequences each; the scenario keeps the "
+                   "total.")
+                    .arg(copy.replicas)
+                    .arg(copy.microBatch);
     emit message(text);
     return true;
 }

@@ -44,6 +44,30 @@ QString planBatchText(const gp::PlanOption& o, gp::Mode mode)
     return s;
 }
 
+QString planLimitText(const std::string& limit)
+{
+    if (limit == "kv_memory")
+        return QObject::tr("KV memory");
+    if (limit == "memory")
+        return QObject::tr("memory");
+    if (limit == "ttft")
+        return QObject::tr("TTFT");
+    if (limit == "tpot")
+        return QObject::tr("TPOT");
+    if (limit == "rate")
+        return QObject::tr("rate");
+    if (limit == "compute")
+        return QObject::tr("batch cap");
+    return QString::fromStdString(limit);
+}
+
+QString planUsersText(const gp::PlanOption& o)
+{
+    if (o.usersPerReplica <= 0)
+        return QString();
+    return QObject::tr("%1 (%2)").arg(o.usersPerReplica).arg(planLimitText(o.limit));
+}
+
 QString planAxisLabel(const std::string& label)
 {
     QString q = QString::fromStdString(label);
@@ -132,6 +156,8 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
         case LayoutColumn: return planLayoutText(o);
         case PrecisionColumn: return QString::fromStdString(o.precision);
         case BatchColumn: return planBatchText(o, m_mode);
+        case ReplicasColumn: return m_mode == gp::Mode::Inference ? QVariant(o.replicas) : QVariant();
+        case UsersColumn: return m_mode == gp::Mode::Inference ? planUsersText(o) : QString();
         case UsdPerHourColumn: return formatPrice(o.usdPerHour, m_currency);
         case CostColumn:
             return o.usdPerHour <= 0 ? tr("no price")
@@ -150,6 +176,8 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
         case LayoutColumn: return planLayoutText(o);
         case PrecisionColumn: return QString::fromStdString(o.precision);
         case BatchColumn: return o.microBatch;
+        case ReplicasColumn: return o.replicas;
+        case UsersColumn: return o.usersPerReplica;
         case UsdPerHourColumn: return o.usdPerHour;
         case CostColumn: return finite(o.costKey);
         case TimeColumn: return finite(o.timeKey);
@@ -164,6 +192,7 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const
         switch (col) {
         case RankColumn:
         case CountColumn:
+        case ReplicasColumn:
         case UsdPerHourColumn:
         case CostColumn:
         case TimeColumn:
@@ -206,6 +235,10 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         case CostColumn: return tr("What the ranking minimizes: %1").arg(QString::fromStdString(m_plan.costLabel));
         case TimeColumn: return tr("Tie-break and Pareto axis: %1").arg(QString::fromStdString(m_plan.timeLabel));
         case MemoryColumn: return tr("Peak memory per GPU of its capacity, GiB");
+        case ReplicasColumn: return tr("Replicas x batch per replica hold the scenario's concurrent sequences "
+                                       "(and serve its requests/s)");
+        case UsersColumn: return tr("Concurrent sequences one replica holds within the latency targets, and what "
+                                    "stops one more (KV memory, TTFT, TPOT; the rate when the load sets the replicas)");
         default: return {};
         }
     }
@@ -217,7 +250,9 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
     case CountColumn: return tr("Count");
     case LayoutColumn: return tr("Layout");
     case PrecisionColumn: return tr("Precision");
-    case BatchColumn: return m_mode == gp::Mode::Training ? tr("Micro-batch") : tr("Batch");
+    case BatchColumn: return m_mode == gp::Mode::Training ? tr("Micro-batch") : tr("Batch / replica");
+    case ReplicasColumn: return tr("Replicas");
+    case UsersColumn: return tr("Users / replica");
     case UsdPerHourColumn: return tr("%1/h").arg(m_currency);
     case CostColumn: return m_plan.costLabel.empty() ? tr("Cost") : planAxisLabel(m_plan.costLabel);
     case TimeColumn: return m_plan.timeLabel.empty() ? tr("Time") : planAxisLabel(m_plan.timeLabel);

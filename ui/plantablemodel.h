@@ -19,7 +19,9 @@ public:
         CountColumn,      // GPUs per replica (x replicas when serving needs several)
         LayoutColumn,     // TP/PP/DP/ZeRO, or the MIG slice
         PrecisionColumn,
-        BatchColumn,      // training: micro-batch x accumulation (+ checkpointing); inference: batch
+        BatchColumn,      // training: micro-batch x accumulation (+ checkpointing); inference: batch per replica
+        ReplicasColumn,   // inference: replicas holding the demand (and serving the load)
+        UsersColumn,      // inference: users one replica holds at the targets, and the limit
         UsdPerHourColumn, // all GPUs of all replicas
         CostColumn,       // PlanOption::costKey, in the plan's costLabel
         TimeColumn,       // PlanOption::timeKey, in the plan's timeLabel
@@ -62,6 +64,11 @@ private:
 QString planLayoutText(const gp::PlanOption& o);
 /// "micro-batch 4 x 8 accum., full ckpt" (training) or "batch 16" (inference).
 QString planBatchText(const gp::PlanOption& o, gp::Mode mode);
+/// Inference: what caps a replica's users ("KV memory", "TTFT", "TPOT"), or "rate"
+/// when the request rate sets the replicas.
+QString planLimitText(const std::string& limit);
+/// Inference: "16 (KV memory)", the users one replica holds at the targets and the limit.
+QString planUsersText(const gp::PlanOption& o);
 /// A plan label as a header: first letter capitalized ("hours" reads "Time (hours)").
 QString planAxisLabel(const std::string& label);
 

@@ -38,11 +38,15 @@ QString ReportBuilder::htmlPlan() const
         return h;
     }
     const gp::Mode mode = m_scenario.mode;
+    const bool serving = mode == gp::Mode::Inference;
     h += QStringLiteral("<table border='1' cellspacing='0' width='100%'><thead><tr>");
-    for (const auto& t : {QObject::tr("#"), QObject::tr("GPU"), QObject::tr("Count"), QObject::tr("Layout"),
-                          QObject::tr("Precision"), mode == gp::Mode::Training ? QObject::tr("Micro-batch") : QObject::tr("Batch"),
-                          QObject::tr("%1/h").arg(m_currency), planAxisLabel(p.costLabel), planAxisLabel(p.timeLabel),
-                          QObject::tr("GiB / GPU")})
+    QStringList heads{QObject::tr("#"), QObject::tr("GPU"), QObject::tr("Count"), QObject::tr("Layout"),
+                      QObject::tr("Precision"), serving ? QObject::tr("Batch / replica") : QObject::tr("Micro-batch")};
+    if (serving)
+        heads << QObject::tr("Replicas") << QObject::tr("Users / replica");
+    heads << QObject::tr("%1/h").arg(m_currency) << planAxisLabel(p.costLabel) << planAxisLabel(p.timeLabel)
+          << QObject::tr("GiB / GPU");
+    for (const auto& t : heads)
         h += QStringLiteral("<th>%1</th>").arg(htmlEscape(t));
     h += QStringLiteral("</tr></thead>");
     int n = 0;
@@ -60,6 +64,8 @@ QString ReportBuilder::htmlPlan() const
         h += QStringLiteral("<td align='right'>%1</td><td>%2</td><td>%3</td><td>%4</td>")
                  .arg(o.replicas > 1 ? QStringLiteral("%1 x %2").arg(o.count).arg(o.replicas) : QString::number(o.count),
                       htmlEscape(planLayoutText(o)), esc(o.precision), htmlEscape(planBatchText(o, mode)));
+        if (serving)
+            h += QStringLiteral("<td align='right'>%1</td><td>%2</td>").arg(o.replicas).arg(htmlEscape(planUsersText(o)));
         h += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td><td align='right'>%3</td>")
                  .arg(formatPrice(o.usdPerHour, m_currency),
                       o.usdPerHour > 0 ? formatMoney(o.costKey, m_currency) : QObject::tr("no price"),

@@ -4,7 +4,9 @@
 // the ranking rules, never from a fitted speed.
 #include <QtTest>
 
+#include "core/calibration.h"
 #include "core/catalog.h"
+#include "core/estimate.h"
 #include "core/errors.h"
 #include "core/planner.h"
 #include "core/scenario.h"
@@ -47,6 +49,36 @@ gp::Scenario train70b(int maxCount, const std::string& targets = "{}")
                         "dataset_tokens": 1e8, "targets": )" +
                         targets + "}}",
                     R"({"gpus": ["nvidia-h100-sxm"], "max_count": )" + std::to_string(maxCount) + "}");
+}
+
+// Llama 3.1 8B for `users` concurrent chats of 1024 + 256 tokens on `gpus`.
+gp::Scenario users8b(int users, const std::string& runtime, const std::string& targets, const std::string& gpus)
+{
+    return scenario(R"({"preset": "llama-3.1-8b"})",
+                    R"({"mode": "inference", "runtime": ")" + runtime +
+                        R"(", "inference": {"precision": "bf16", "batch": )" + std::to_string(users) +
+                        R"(, "prompt_tokens": 1024, "output_tokens": 256, "targets": )" + targets + "}}",
+                    R"({"gpus": )" + gpus + "}");
+}
+
+// One replica of the option, estimated again from the scenario (whole GPUs only).
+gp::GpuEstimate replicaEstimate(const gp::Scenario& base, const gp::PlanOption& o, int batch)
+{
+    gp::Scenario s = base;
+    s.hardware.count = o.count;
+    s.hardware.tp = o.tp;
+    s.hardware.pp = o.pp;
+    s.inference.batch = batch;
+    for (auto p : {gp::InferPrecision::FP32, gp::InferPrecision::FP16, gp::InferPrecision::BF16, gp::InferPrecision::FP8,
+                   gp::InferPrecision::INT8, gp::InferPrecision::INT4})
+        if (gp::toString(p) == o.precision)
+            s.inference.precision = p;
+    return gp::estimateOn(s, *gp::Catalog::builtin().find(o.gpu));
+}
+
+bool meets(const gp::GpuEstimate& e, double ttft, double tpot)
+{
+    return e.fits && e.inference && e.inference->ttftMs.value_or(1e18) <= ttft && e.inference->tpotMs.value_or(1e18) <= tpot;
 }
 
 gp::PlanResult planAll(const gp::Scenario& s)
@@ -96,6 +128,10 @@ private slots:
     void nothingFits();
     void targetsRespected();
     void unknownGpu();
+    void demandSplitsOverReplicas();
+    void loadAndDemandTogether();
+    void kvLimitedUsersByHand();
+    void servingMemoryBelowOptimized();
 };
 
 void TestPlan::rankingOrder_data()
@@ -370,6 +406,135 @@ void TestPlan::unknownGpu()
         QVERIFY2(what.find(R"(unknown GPU id "nvidia-h100-sxn" (did you mean "nvidia-h100-sxm"?))") != std::string::npos,
                  what.c_str());
     }
+}
+
+void TestPlan::demandSplitsOverReplicas()
+{
+    // Issue #12: 32 concurrent users, TTFT <= 500 ms, TPOT <= 50 ms. Every option
+    // holds all 32 (replicas x batch >= 32), and one replica at its batch, estimated
+    // again, meets both targets; its users_per_replica is the largest batch that
+    // does, and one more user hits the named limit.
+    const gp::Scenario s = users8b(32, "optimized", R"({"ttft_ms": 500, "tpot_ms": 50})",
+                                   R"(["nvidia-h100-sxm", "nvidia-l40s", "nvidia-rtx-4090", "nvidia-a100-80gb-sxm"])");
+    const gp::PlanResult r = planAll(s);
+    QVERIFY(r.options.size() >= 5);
+    bool split = false;
+    for (const auto& o : r.options) {
+        QVERIFY2(o.replicas * o.microBatch >= 32, o.why.c_str());
+        QVERIFY2(o.microBatch <= o.usersPerReplica, o.why.c_str());
+        QVERIFY2((o.replicas - 1) * o.usersPerReplica < 32, o.why.c_str()); // no spare replica
+        split = split || o.replicas > 1;
+        QVERIFY2(o.why.find(std::to_string(o.replicas) + (o.replicas > 1 ? " replicas x " : " replica x ") +
+                            std::to_string(o.microBatch) + " users") != std::string::npos,
+                 o.why.c_str());
+        if (!o.mig.empty()) {
+            QVERIFY(meets(o.estimate, 500, 50));
+            continue;
+        }
+        const gp::GpuEstimate at = replicaEstimate(s, o, o.microBatch);
+        QVERIFY2(meets(at, 500, 50), o.why.c_str());
+        QCOMPARE(at.inference->tpotMs.value(), o.estimate.inference->tpotMs.value());
+        QVERIFY2(meets(replicaEstimate(s, o, o.usersPerReplica), 500, 50), o.why.c_str());
+        const gp::GpuEstimate more = replicaEstimate(s, o, o.usersPerReplica + 1);
+        if (o.limit == "kv_memory")
+            QVERIFY2(!more.fits, o.why.c_str());
+        else if (o.limit == "ttft")
+            QVERIFY2(more.fits && *more.inference->ttftMs > 500, o.why.c_str());
+        else if (o.limit == "tpot")
+            QVERIFY2(more.fits && *more.inference->tpotMs > 50, o.why.c_str());
+        else
+            QFAIL(("unexpected limit " + o.limit + ": " + o.why).c_str());
+    }
+    QVERIFY(split); // the issue's case: some GPU holds fewer than 32 at the targets
+    // The plan JSON carries the extension keys.
+    const auto doc = nlohmann::json::parse(gp::planToJson(r));
+    QCOMPARE(doc["options"][0]["users_per_replica"].get<int>(), r.options[0].usersPerReplica);
+    QCOMPARE(doc["options"][0]["limit"].get<std::string>(), r.options[0].limit);
+    QCOMPARE(doc["options"][0]["replicas"].get<int>(), r.options[0].replicas);
+}
+
+void TestPlan::loadAndDemandTogether()
+{
+    // 32 users and 20 requests/s: the replicas hold the users and serve the rate.
+    const gp::Scenario s = users8b(32, "serving", R"({"ttft_ms": 500, "tpot_ms": 50, "requests_per_s": 20})",
+                                   R"(["nvidia-h100-sxm", "nvidia-l40s"])");
+    const gp::PlanResult r = planAll(s);
+    QVERIFY(!r.options.empty());
+    for (const auto& o : r.options) {
+        const double perReplica = *o.estimate.inference->tokensPerS / 256;
+        QVERIFY2(o.replicas * perReplica >= 20 - 1e-9, o.why.c_str());
+        QVERIFY2(o.replicas * o.microBatch >= 32, o.why.c_str());
+        QVERIFY2(meets(o.estimate, 500, 50), o.why.c_str());
+        if (o.limit == "rate")
+            QVERIFY2(o.replicas > (32 + o.usersPerReplica - 1) / o.usersPerReplica, o.why.c_str());
+    }
+}
+
+void TestPlan::kvLimitedUsersByHand()
+{
+    // Llama 3.1 8B in bf16 under a serving engine on one RTX 4090 (24 GB), no
+    // latency targets: the KV cache caps the users. One user's KV by hand:
+    //   2 (K, V) x 32 layers x 8 KV heads x 128 dims x 2 B = 131072 B per token,
+    //   x (1024 + 256 = 1280 tokens, 80 blocks of 16) = 167772160 B = 160 MiB.
+    const double kvPerUser = 2.0 * 32 * 8 * 128 * 2 * 1280;
+    QCOMPARE(kvPerUser, 160.0 * 1024 * 1024);
+    const gp::Scenario s = users8b(64, "serving", "{}", R"(["nvidia-rtx-4090"])");
+    const gp::PlanResult r = planAll(s);
+    const auto it = std::find_if(r.options.begin(), r.options.end(),
+                                 [](const gp::PlanOption& o) { return o.precision == "bf16" && o.tp == 1; });
+    QVERIFY(it != r.options.end());
+    const gp::PlanOption& o = *it;
+    QCOMPARE(o.limit, std::string("kv_memory"));
+    // Everything else at batch U: weights (8.03e9 x 2 B) with 2% allocator slack,
+    // the CUDA context, workspaces and the engine's graphs, one 8192-token chunk
+    // of prefill (159744 B/token: 3 x 4096 + 6144 + 4096 + 4 x 14336, x 2 B) and
+    // U last-token logits (128256 x (2 + 4) B), both with the transient slack.
+    const gp::Calibration& c = gp::builtinCalibration();
+    const double mib = 1024.0 * 1024.0;
+    const double weights = 8030261248.0 * 2;
+    const double transientSlack = 1 + c.allocatorSlackTransient;
+    const double fixed = weights * (1 + c.allocatorSlackWeights) +
+                         (c.contextCudaMib + c.buffersInferMib + c.servingEngineMib) * mib +
+                         8192.0 * 159744 * transientSlack;
+    const double perUser = kvPerUser + 128256.0 * 6 * transientSlack;
+    const int users = static_cast<int>((o.estimate.capacityBytes - fixed) / perUser);
+    QCOMPARE(o.usersPerReplica, users);
+    QCOMPARE(o.replicas, (64 + users - 1) / users);
+    QCOMPARE(o.microBatch, (64 + o.replicas - 1) / o.replicas);
+    QCOMPARE(o.estimate.memory.kvCache, o.microBatch * kvPerUser);
+    QVERIFY2(o.why.find("(limit: KV memory)") != std::string::npos || o.why.find("; limit: KV memory)") != std::string::npos,
+             o.why.c_str());
+}
+
+void TestPlan::servingMemoryBelowOptimized()
+{
+    // 16 sequences of an 8000-token prompt (+ 192 output = 8192, whole blocks).
+    // The optimized runtime prefills all 128000 prompt tokens in one pass; the
+    // serving engine one chunk of 8192: the transient shrinks by
+    // (128000 - 8192) x 159744 B = 17.8 GiB, plus its allocator slack. The engine
+    // adds its graph pool and keeps no allocator slack on the KV pool.
+    auto at = [](const std::string& runtime) {
+        const gp::Scenario s = gp::parseScenario(R"({"format": "gpuplanner-scenario", "version": 1, "name": "long",
+            "model": {"preset": "llama-3.1-8b"}, "workload": {"mode": "inference", "runtime": ")" + runtime +
+                                                  R"(", "inference": {"precision": "bf16", "batch": 16,
+            "prompt_tokens": 8000, "output_tokens": 192}}})")
+                                   .scenario;
+        return gp::estimateOn(s, *gp::Catalog::builtin().find("nvidia-h100-sxm"));
+    };
+    const gp::GpuEstimate optimized = at("optimized");
+    const gp::GpuEstimate serving = at("serving");
+    const gp::Calibration& c = gp::builtinCalibration();
+    const double logits = 16.0 * 128256 * 6;
+    QCOMPARE(optimized.memory.activations, 128000.0 * 159744 + logits);
+    QCOMPARE(serving.memory.activations, 8192.0 * 159744 + logits);
+    const double kv = 16.0 * 8192 * 131072;
+    QCOMPARE(serving.memory.kvCache, kv);
+    QCOMPARE(optimized.memory.kvCache, kv);
+    const double expected = (128000.0 - 8192) * 159744 * (1 + c.allocatorSlackTransient) + c.allocatorSlack * kv -
+                            c.servingEngineMib * 1024 * 1024;
+    QVERIFY(serving.memory.total() < optimized.memory.total());
+    QVERIFY2(qAbs((optimized.memory.total() - serving.memory.total()) - expected) < 1e-6 * expected,
+             qPrintable(QString::number(optimized.memory.total() - serving.memory.total(), 'g', 12)));
 }
 
 QTEST_APPLESS_MAIN(TestPlan)

@@ -536,6 +536,9 @@ void TestScenario::errorsNameKeyPaths_data()
     QTest::addRow("training targets") << QString(kGpt2Preset)
                                       << QString(R"({"mode": "training", "training": {"targets": {"budget_usd": -1}}})")
                                       << "workload.training.targets.budget_usd";
+    QTest::addRow("serving runtime for training") << QString(kGpt2Preset)
+                                                  << QString(R"({"mode": "training", "runtime": "serving"})")
+                                                  << "workload.runtime";
     QTest::addRow("inference targets") << QString(kGpt2Preset)
                                        << QString(R"({"mode": "inference", "inference": {"targets": {"ttft_ms": "fast"}}})")
                                        << "workload.inference.targets.ttft_ms";
@@ -608,6 +611,21 @@ void TestScenario::enumNames()
     // The names written to files are the spec's spellings.
     QCOMPARE(gp::toString(gp::Mode::Training), std::string_view("training"));
     QCOMPARE(gp::toString(gp::Runtime::Optimized), std::string_view("optimized"));
+    QCOMPARE(gp::toString(gp::Runtime::Serving), std::string_view("serving"));
+    // "serving" is read, kept and written back; with mode training it is an error
+    // naming the key (errorsNameKeyPaths) and saying why.
+    const std::string serving = scenarioText(kGpt2Preset, R"({"mode": "inference", "runtime": "serving",
+                                                             "inference": {"prompt_tokens": 512, "output_tokens": 64}})");
+    const gp::Scenario s = gp::parseScenario(serving).scenario;
+    QCOMPARE(int(s.runtime), int(gp::Runtime::Serving));
+    QCOMPARE(int(gp::parseScenario(gp::scenarioToJson(s)).scenario.runtime), int(gp::Runtime::Serving));
+    gp::Scenario training = s;
+    training.mode = gp::Mode::Training;
+    const auto problems = gp::validateScenario(training);
+    QCOMPARE(problems.size(), std::size_t(1));
+    QCOMPARE(problems[0].path, std::string("workload.runtime"));
+    QCOMPARE(problems[0].message, std::string("\"serving\" (a serving engine: vLLM, TensorRT-LLM, SGLang) is for mode "
+                                              "\"inference\"; training runs \"eager\" or \"optimized\""));
     QCOMPARE(gp::toString(gp::TrainMethod::Qlora), std::string_view("qlora"));
     QCOMPARE(gp::toString(gp::TrainPrecision::AmpBF16), std::string_view("amp_bf16"));
     QCOMPARE(gp::toString(gp::TrainPrecision::FP8), std::string_view("fp8"));

@@ -128,6 +128,15 @@ private slots:
         QCOMPARE(cell(PlanTableModel::UsdPerHourColumn, PlanTableModel::SortRole).toDouble(), want.usdPerHour);
         QCOMPARE(cell(PlanTableModel::TimeColumn, PlanTableModel::SortRole).toDouble(), want.timeKey);
         QCOMPARE(cell(PlanTableModel::WhyColumn).toString(), QString::fromStdString(want.why));
+        // Serving: replicas and the users one replica holds, with the limit.
+        QCOMPARE(t->headerData(PlanTableModel::ReplicasColumn, Qt::Horizontal).toString(), QStringLiteral("Replicas"));
+        QCOMPARE(t->headerData(PlanTableModel::UsersColumn, Qt::Horizontal).toString(), QStringLiteral("Users / replica"));
+        QCOMPARE(cell(PlanTableModel::ReplicasColumn).toInt(), want.replicas);
+        QCOMPARE(cell(PlanTableModel::UsersColumn).toString(),
+                 QStringLiteral("%1 (%2)").arg(want.usersPerReplica).arg(planLimitText(want.limit)));
+        QCOMPARE(cell(PlanTableModel::UsersColumn, PlanTableModel::SortRole).toInt(), want.usersPerReplica);
+        QVERIFY(want.usersPerReplica >= want.microBatch);
+        QVERIFY(!page.tableView()->isColumnHidden(PlanTableModel::UsersColumn));
         QCOMPARE(cell(PlanTableModel::RankColumn, PlanTableModel::ParetoRole).toBool(),
                  std::find(direct.pareto.begin(), direct.pareto.end(), 1) != direct.pareto.end());
         // The view selects the best option.
@@ -190,7 +199,9 @@ private slots:
         QCOMPARE(s.hardware.pp, want.pp);
         QCOMPARE(s.hardware.zero, want.zero);
         QCOMPARE(std::string(gp::toString(s.inference.precision)), want.precision);
-        QCOMPARE(s.inference.batch, want.microBatch);
+        // inference.batch is the demand the replicas share: loading keeps the example's 8.
+        QCOMPARE(s.inference.batch, 8);
+        QVERIFY(want.replicas * want.microBatch >= 8);
         QVERIFY(m.isValid());
         QCOMPARE(m.undoStack()->count(), 1);
         QVERIFY(m.undoStack()->undoText().contains(QStringLiteral("#1")));

@@ -2,6 +2,7 @@
 #include "ui/reportcli.h"
 #include "ui/estimatecontroller.h"
 #include "ui/format.h"
+#include "ui/plantablemodel.h"
 #include "ui/resultstablemodel.h"
 
 #include "core/catalog.h"
@@ -192,6 +193,16 @@ private slots:
         QCOMPARE(b.rentVsBuy()->count, rec.gpus);
         QVERIFY(b.htmlRentBuy().contains(QStringLiteral("For the recommended setup, the planner&#x27;s best, ")) ||
                 b.htmlRentBuy().contains(QStringLiteral("For the recommended setup, the planner's best, ")));
+        // The plan section shows the replicas and the users one replica holds.
+        const QString planHtml = b.htmlPlan();
+        QVERIFY(planHtml.contains(QStringLiteral("<th>Replicas</th>")));
+        QVERIFY(planHtml.contains(QStringLiteral("<th>Users / replica</th>")));
+        QCOMPARE(gp::ui::planUsersText(best),
+                 QStringLiteral("%1 (%2)").arg(best.usersPerReplica).arg(gp::ui::planLimitText(best.limit)));
+        QCOMPARE(gp::ui::planUsersText(best), QStringLiteral("10 (rate)")); // 3 replicas for 4 requests/s
+        QVERIFY(planHtml.contains(QStringLiteral("<td align='right'>%1</td><td>%2</td>")
+                                      .arg(best.replicas)
+                                      .arg(gp::ui::planUsersText(best).toHtmlEscaped())));
 
         // Through the CLI: title and every footer name the scenario.
         qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("none.json")).toUtf8());
@@ -214,6 +225,9 @@ private slots:
         QVERIFY(page1.simplified().contains(rec.headline.simplified()));
         QVERIFY(!text.contains(QStringLiteral("fine-tune with LoRA")));
         QVERIFY(text.simplified().contains(QStringLiteral("For the recommended setup, the planner's best, ") + rec.setup));
+        // The plan table's header wraps in its column: "Users /" over "replica".
+        QVERIFY(text.contains(QStringLiteral("Users /")));
+        QVERIFY(text.simplified().contains(QStringLiteral("batch 9 3 10 (rate)"))); // batch / replica, replicas, users
     }
 
     void tableRowsNeverSplitAcrossPages()

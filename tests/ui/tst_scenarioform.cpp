@@ -340,6 +340,22 @@ private slots:
         QCOMPARE(kv->itemText(0), QStringLiteral("Default (FP8; FP16 without FP8)"));
         QVERIFY(gp::scenarioToJson(model.scenario()).find(R"("precision": "fp4")") != std::string::npos);
     }
+
+    void runtimeComboOffersServing()
+    {
+        // The serving engine is the combo's third choice; picking it sets the
+        // scenario's runtime, which saves as "serving".
+        ScenarioModel model;
+        ScenarioForm form(&model);
+        auto* runtime = qobject_cast<QComboBox*>(form.editorFor(Field::Runtime));
+        QVERIFY(runtime);
+        QCOMPARE(runtime->count(), 3);
+        QCOMPARE(runtime->itemText(2), QStringLiteral("Serving engine (vLLM, TensorRT-LLM, SGLang; inference only)"));
+        model.setValue(Field::Mode, static_cast<int>(gp::Mode::Inference));
+        runtime->setCurrentIndex(2);
+        QCOMPARE(static_cast<int>(model.scenario().runtime), static_cast<int>(gp::Runtime::Serving));
+        QVERIFY(gp::scenarioToJson(model.scenario()).find("\"runtime\": \"serving\"") != std::string::npos);
+    }
 };
 
 QTEST_MAIN(TestScenarioForm)

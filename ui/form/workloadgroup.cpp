@@ -57,9 +57,12 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
     top->addRow(tr("Runtime"),
                 m_binder->enumCombo(Field::Runtime,
                           {{tr("Eager (plain PyTorch / HF transformers)"), static_cast<int>(gp::Runtime::Eager)},
-                           {tr("Optimized (fused kernels, compiled, vLLM/TRT-LLM class)"),
-                            static_cast<int>(gp::Runtime::Optimized)}},
-                          tr("How the job runs; optimized runtimes reach a higher fraction of peak")));
+                           {tr("Optimized (fused kernels, compiled, static KV cache)"),
+                            static_cast<int>(gp::Runtime::Optimized)},
+                           {tr("Serving engine (vLLM, TensorRT-LLM, SGLang; inference only)"),
+                            static_cast<int>(gp::Runtime::Serving)}},
+                          tr("How the job runs; optimized runtimes reach a higher fraction of peak. A serving "
+                             "engine pages the KV cache, prefills in chunks and batches continuously.")));
     v->addLayout(top);
 
     m_workloadStack = new QStackedWidget;
