@@ -356,7 +356,7 @@ TrainingResult trainingPerformance(Plan& p)
     case Optimizer::SGDMomentum: optBytesPerParam = 2 * p.weightBytes + p.gradBytes + 2 * stateBytes; break;
     case Optimizer::SGD: optBytesPerParam = 2 * p.weightBytes + p.gradBytes; break;
     }
-    double shard = double(p.tp) * p.pp * (p.zero >= 1 ? p.dp : 1);
+    double shard = double(p.tp) * p.pp * (p.zero >= 1 ? p.shard : 1);
     if (t.method != TrainMethod::Full)
         shard = 1;
     const double optimizer = optBytesPerParam * trainable / shard / bw;
