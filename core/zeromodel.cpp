@@ -23,10 +23,18 @@ StateBytes stateBytesPerParam(const Plan& p)
     const auto& t = p.s->training;
     double states = 0;
     switch (t.optimizer) {
-    case Optimizer::AdamW: states = 2 * p.stateBytes; break;
-    case Optimizer::SGDMomentum: states = p.stateBytes; break;
-    case Optimizer::SGD: states = 0; break;
-    case Optimizer::AdamW8bit: states = 2.0 * 1.016; break; // two 8-bit moments + block-wise scales (bitsandbytes, block 2048)
+    case Optimizer::AdamW:
+        states = 2 * p.stateBytes;
+        break;
+    case Optimizer::SGDMomentum:
+        states = p.stateBytes;
+        break;
+    case Optimizer::SGD:
+        states = 0;
+        break;
+    case Optimizer::AdamW8bit:
+        states = 2.0 * 1.016;
+        break; // two 8-bit moments + block-wise scales (bitsandbytes, block 2048)
     }
     const double d = p.shard;
     StateBytes b;

@@ -69,20 +69,20 @@ bool relNear(double actual, double expected, double tol)
     return std::abs(actual - expected) <= tol * std::abs(expected);
 }
 
-#define QCOMPARE_REL(actual, expected, tol)                                                                           \
-    do {                                                                                                              \
-        const double a_ = (actual);                                                                                   \
-        const double e_ = (expected);                                                                                 \
-        QVERIFY2(relNear(a_, e_, (tol)), QByteArray(#actual) + " = " + QByteArray::number(a_, 'g', 10)                \
-                                             + ", expected " + QByteArray::number(e_, 'g', 10) + " within " +       \
-                                             QByteArray::number(double(tol) * 100) + "%");                         \
+#define QCOMPARE_REL(actual, expected, tol)                                                                            \
+    do {                                                                                                               \
+        const double a_ = (actual);                                                                                    \
+        const double e_ = (expected);                                                                                  \
+        QVERIFY2(relNear(a_, e_, (tol)),                                                                               \
+            QByteArray(#actual) + " = " + QByteArray::number(a_, 'g', 10) + ", expected "                              \
+                + QByteArray::number(e_, 'g', 10) + " within " + QByteArray::number(double(tol) * 100) + "%");         \
     } while (false)
 
 struct Llama2 {
     const char* id;
     int layers;
-    double params;   // Hugging Face parameter count
-    double block;    // one decoder block: 4 h^2 (q, k, v, o; 70B: GQA) + 3 h f + 2 h norms
+    double params; // Hugging Face parameter count
+    double block; // one decoder block: 4 h^2 (q, k, v, o; 70B: GQA) + 3 h f + 2 h norms
     double embedding; // vocab x hidden: the largest single module (DeepSpeed's largest_layer_params)
 };
 
@@ -275,8 +275,8 @@ void TestZero::seventyBOn8xH100()
     const gp::GpuEstimate bf16 = gp::estimateOn(s, h100);
     QVERIFY(bf16.fits);
     QCOMPARE_REL(bf16.memory.total() / kGiB, 74, 0.03);
-    QCOMPARE_REL(modelStates(bf16) - termValue(bf16, "memory.weights.gathered") * kGiB,
-                 8 * s.model.totalParams() / 8, 1e-9);
+    QCOMPARE_REL(
+        modelStates(bf16) - termValue(bf16, "memory.weights.gathered") * kGiB, 8 * s.model.totalParams() / 8, 1e-9);
     s.training.precision = gp::TrainPrecision::AmpBF16;
     const gp::GpuEstimate amp = gp::estimateOn(s, h100);
     QVERIFY(!amp.fits);
@@ -323,7 +323,8 @@ void TestZero::shardGroupKey()
 {
     auto doc = [](const std::string& hardware) {
         return R"({"format":"gpuplanner-scenario","version":1,"name":"h","model":{"preset":"llama-2-7b"},)"
-               R"("workload":{"mode":"training"},"hardware":)" + hardware + "}";
+               R"("workload":{"mode":"training"},"hardware":)"
+            + hardware + "}";
     };
     const gp::Scenario s = gp::parseScenario(doc(R"({"count":16,"zero":3,"shard_group":8})")).scenario;
     QCOMPARE(s.hardware.shardGroup, 8);
@@ -331,8 +332,8 @@ void TestZero::shardGroupKey()
     const std::string saved = gp::scenarioToJson(s);
     QVERIFY(saved.find("\"shard_group\": 8") != std::string::npos);
     QCOMPARE(gp::parseScenario(saved).scenario.hardware.shardGroup, 8);
-    QVERIFY(gp::scenarioToJson(gp::parseScenario(doc(R"({"count":16,"zero":3})")).scenario).find("shard_group") ==
-            std::string::npos);
+    QVERIFY(gp::scenarioToJson(gp::parseScenario(doc(R"({"count":16,"zero":3})")).scenario).find("shard_group")
+        == std::string::npos);
     auto error = [&](const std::string& hardware) -> std::string {
         try {
             gp::parseScenario(doc(hardware));
@@ -345,13 +346,13 @@ void TestZero::shardGroupKey()
         return "accepted";
     };
     QCOMPARE(error(R"({"count":16,"zero":3,"shard_group":3})"),
-             std::string("must divide the data-parallel GPUs (count / (tp x pp) = 16), got 3"));
+        std::string("must divide the data-parallel GPUs (count / (tp x pp) = 16), got 3"));
     QCOMPARE(error(R"({"count":16,"tp":2,"zero":3,"shard_group":16})"),
-             std::string("must divide the data-parallel GPUs (count / (tp x pp) = 8), got 16"));
+        std::string("must divide the data-parallel GPUs (count / (tp x pp) = 8), got 16"));
     QCOMPARE(error(R"({"count":16,"zero":0,"shard_group":8})"),
-             std::string("shards ZeRO states: it needs zero 1, 2 or 3 (zero is 0)"));
+        std::string("shards ZeRO states: it needs zero 1, 2 or 3 (zero is 0)"));
     QCOMPARE(error(R"({"count":16,"zero":3,"shard_group":0})"),
-             std::string("must be a positive integer between 1 and 1000000, got 0"));
+        std::string("must be a positive integer between 1 and 1000000, got 0"));
     // The form's validation says the same.
     gp::Scenario bad = s;
     bad.hardware.shardGroup = 5;
