@@ -385,7 +385,9 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const double atEnd = grads + tokens * m.hidden * 4 / tp;
     p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB", [&] {
         return fmt(lora ? 4.0 : sb.gradients, 4) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
-               (p.zero >= 1 && p.autocast && !lora ? " (16-bit grads + the fp32 partition the optimizer steps on)" : "") +
+               (p.zero >= 1 && p.autocast && !lora
+                    ? (p.zero >= 3 ? " (fp32 gradient shard)" : " (16-bit grads + the fp32 partition the optimizer steps on)")
+                    : "") +
                (p.zero >= 2 && d > 1 ? ", sharded (ZeRO-2+)" : "");
     });
     if (atStart >= atEnd) {
