@@ -51,6 +51,10 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
     p.pp = s.hardware.pp;
     p.dp = std::max(1, p.count / std::max(1, p.tp * p.pp));
     p.zero = s.hardware.zero;
+    // HSDP: shard inside groups of shard_group GPUs, replicate across groups (a
+    // group that does not divide dp, as a planner layout may give, shards over all).
+    const int group = s.hardware.shardGroup;
+    p.shard = p.zero > 0 && group > 0 && group < p.dp && p.dp % group == 0 ? group : p.dp;
 
     if (p.training) {
         TrainPrecision prec = s.training.precision;

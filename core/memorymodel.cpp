@@ -218,73 +218,108 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const bool hasLogits = stage != Stage::First;
     const double trainable = trainableParams(p) * (lora ? layerShare : stageParams / n);
     const int tp = p.tp;
-    const double dpShard = p.zero >= 3 ? p.dp : 1;
+    const StateBytes sb = stateBytesPerParam(p);
+    const double d = p.shard;
+    const bool fsdp = p.zero >= 3 && d > 1; // parameters (frozen ones included) sharded and gathered per unit
+    // The all-gather unit: one transformer block (FSDP wraps each block; DeepSpeed
+    // gathers module by module, up to its prefetch bucket).
+    const double unitParams = layerParams / tp;
 
     // Weights
+    double gathered = 0;
     if (lora) {
-        // Frozen base in bf16 (or 4-bit NF4 for QLoRA: 0.5 byte + ~0.127 bit of
-        // double-quantized absmax per weight, embeddings and head kept in bf16).
-        const double base = t.method == TrainMethod::Qlora
-                                ? layers * layerParams * 0.516 + (stageParams - layers * layerParams) * 2
-                                : stageParams * (p.weightBytes >= 4 && !p.autocast ? 4 : 2);
-        mem.weights = base / tp + trainable * 4;
+        // Frozen base in bf16 (or 4-bit NF4 for QLoRA: 0.516 byte per weight with the
+        // double-quantized absmax, embeddings and head kept in bf16). FSDP shards it
+        // like any parameter and all-gathers the current and the prefetched block.
+        const bool nf4 = t.method == TrainMethod::Qlora;
+        const double baseBytes = p.weightBytes >= 4 && !p.autocast ? 4 : 2;
+        const double base = nf4 ? layers * layerParams * 0.516 + (stageParams - layers * layerParams) * 2
+                                : stageParams * baseBytes;
+        if (fsdp)
+            gathered = 2 * unitParams * (nf4 ? 0.516 : baseBytes);
+        mem.weights = base / tp / (fsdp ? d : 1) + gathered + trainable * 4 / (fsdp ? d : 1);
         p.term("memory.weights", "Weights (frozen base + adapters)", units::bytesToGiB(mem.weights), "GiB", [&] {
-            return std::string(t.method == TrainMethod::Qlora
-                                   ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings + 4 B x adapters"
-                                   : "2 B x " + fmt(stageParams / 1e9) + "B base + 4 B x " + fmt(trainable / 1e6) +
-                                         "M fp32 adapters");
+            std::string f = nf4 ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings"
+                                : fmt(baseBytes) + " B x " + fmt(stageParams / 1e9) + "B base";
+            if (tp > 1 || fsdp)
+                f += " / " + fmt(tp * (fsdp ? d : 1)) + (fsdp ? " (tp x ZeRO-3 shard)" : " (tp)");
+            f += " + 4 B x " + fmt(trainable / 1e6) + "M fp32 adapters";
+            if (gathered > 0)
+                f += " + 2 all-gathered blocks (" + fmtGiB(gathered) + ")";
+            return f;
         });
-        if (t.method == TrainMethod::Qlora) {
+        if (nf4) {
             std::int64_t biggest = 0;
             for (const auto& lin : p.linears)
                 biggest = std::max(biggest, lin.in * lin.out);
             mem.activations += double(biggest) * 2 / tp; // one dequantized bf16 weight at a time
         }
     } else {
-        mem.weights = stageParams * p.weightBytes / (tp * dpShard);
+        mem.weights = stageParams * sb.weights / tp;
         double copies = 0;
-        if (p.autocast && t.checkpointing == Checkpointing::None && p.zero < 3) {
+        if (p.autocast && t.checkpointing == Checkpointing::None && p.zero == 0) {
             // autocast's 16-bit copies of every matmul weight stay saved for backward
+            // (under ZeRO the model itself runs in 16-bit: no copies)
             copies = m.matmulParamsPerToken() * layerShare * (p.compute == DType::FP8 ? 1 : 2) / tp;
             mem.weights += copies;
         }
-        double gathered = 0;
-        if (p.zero >= 3 && p.dp > 1) {
-            // FSDP all-gathers the current and the prefetched layer in 16-bit.
-            gathered = 2 * layerParams * 2 / tp;
+        if (fsdp) {
+            // In backward FSDP holds the current block's unsharded 16-bit parameters and
+            // gradients (before the reduce-scatter) and the prefetched next block.
+            gathered = 3 * unitParams * sb.gathered;
             mem.weights += gathered;
         }
         p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", [&] {
-            std::string f = fmt(p.weightBytes) + " B x " + fmt(stageParams / 1e9) + "B params";
-            if (tp * dpShard > 1)
-                f += " / " + fmt(tp * dpShard) + (p.zero >= 3 ? " (tp x ZeRO-3 dp)" : " (tp)");
+            std::string f = fmt(sb.weights, 4) + " B x " + fmt(stageParams / 1e9) + "B params";
+            if (p.zero >= 1 && p.autocast)
+                f += p.zero >= 3 ? " (the fp32 shard is the master copy)" : " (16-bit model; fp32 master with the optimizer)";
+            if (tp > 1)
+                f += " / tp " + std::to_string(tp);
             if (copies > 0)
                 f += " + 16-bit autocast copies of the matmul weights (" + fmtGiB(copies) + ")";
             if (gathered > 0)
-                f += " + 2 all-gathered layers (" + fmtGiB(gathered) + ")";
+                f += " + unsharded blocks in flight: current params and grads, prefetched params (" + fmtGiB(gathered) + ")";
             return f;
         });
     }
-    // Optimizer states
-    const double stateElems = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
-    const double stateBytes = lora ? 4 : p.stateBytes;
-    double opt = trainable * stateElems * stateBytes;
-    if (t.optimizer == Optimizer::AdamW8bit)
-        opt = trainable * 2.0 * 1.016; // two 8-bit moments + block-wise scales (bitsandbytes, block 2048)
-    opt /= lora ? 1 : tp;
-    if (p.zero >= 1)
-        opt /= p.dp;
+    if (gathered > 0)
+        p.term("memory.weights.gathered", "ZeRO-3 all-gathered units", units::bytesToGiB(gathered), "GiB", [&] {
+            return fmt(lora ? 2 : 3) + " x " + fmt(unitParams / 1e6) + "M params (one block" +
+                   (tp > 1 ? " / tp" : "") + ") x " + fmt(lora ? (t.method == TrainMethod::Qlora ? 0.516 : 2) : sb.gathered) + " B";
+        });
+    // Optimizer states (mixed precision under ZeRO: with the fp32 master weights)
+    double opt = 0;
+    if (lora) {
+        const double stateElems = t.optimizer == Optimizer::AdamW ? 2 : t.optimizer == Optimizer::SGDMomentum ? 1 : 0;
+        opt = t.optimizer == Optimizer::AdamW8bit ? trainable * 2.0 * 1.016 : trainable * stateElems * 4;
+        if (p.zero >= 1)
+            opt /= d;
+    } else {
+        opt = trainable * sb.optimizer / tp;
+    }
     mem.optimizer = opt;
     p.term("memory.optimizer", "Optimizer states", units::bytesToGiB(opt), "GiB", [&] {
-        return std::string(toString(t.optimizer)) + ": " +
-               (t.optimizer == Optimizer::AdamW8bit ? std::string("2 x 1 B") : fmt(stateElems) + " x " + fmt(stateBytes) + " B") +
-               " x " + fmt(trainable / 1e6) + "M trainable params" + (p.zero >= 1 && p.dp > 1 ? " / dp (ZeRO-1+)" : "");
+        std::string f = std::string(toString(t.optimizer)) + ": ";
+        if (lora)
+            f += (t.optimizer == Optimizer::AdamW8bit ? std::string("2 x 1 B") : "fp32 states") + " x " +
+                 fmt(trainable / 1e6) + "M adapter params";
+        else
+            f += fmt(sb.optimizer, 4) + " B x " + fmt(trainable / 1e9) + "B params" +
+                 (p.zero >= 1 && p.autocast && p.zero < 3 ? " (fp32 master + states, sharded)" : "");
+        if (p.zero >= 1 && d > 1)
+            f += " over " + fmt(d) + " GPUs (ZeRO-" + std::to_string(p.zero) + (d < p.dp ? ", HSDP group" : "") + ")";
+        return f;
     });
     // Gradients (full size; see the peak below)
     const double gradBytes = lora ? 4 : p.gradBytes;
-    double grads = trainable * gradBytes / (lora ? 1 : tp);
-    if (p.zero >= 2)
-        grads /= p.dp;
+    double grads = 0;
+    if (lora) {
+        grads = trainable * 4;
+        if (p.zero >= 2)
+            grads /= d;
+    } else {
+        grads = trainable * sb.gradients / tp;
+    }
     // DDP (no ZeRO) keeps flat all-reduce buckets the size of the gradients.
     const double buckets = (p.dp > 1 && p.zero == 0) ? trainable * std::min(gradBytes, 4.0) / (lora ? 1 : tp) : 0;
 
@@ -345,13 +380,15 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     // set to None between steps), so the peak is the larger of the start of
     // backward (all activations + logits buffers, head grads) and the end of
     // backward (all gradients).
-    const double headGrad =
-        lora || !hasLogits ? 0 : headParams * p.gradBytes / tp / (p.zero >= 2 ? p.dp : 1);
+    const double headGrad = lora || !hasLogits ? 0 : headParams * sb.gradients / tp;
     const double atStart = mem.activations + headGrad;
     const double atEnd = grads + tokens * m.hidden * 4 / tp;
     p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB", [&] {
-        return fmt(gradBytes) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
-               (p.zero >= 2 && p.dp > 1 ? " / dp (ZeRO-2+)" : "");
+        return fmt(lora ? 4.0 : sb.gradients, 4) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
+               (p.zero >= 1 && p.autocast && !lora
+                    ? (p.zero >= 3 ? " (fp32 gradient shard)" : " (16-bit grads + the fp32 partition the optimizer steps on)")
+                    : "") +
+               (p.zero >= 2 && d > 1 ? ", sharded (ZeRO-2+)" : "");
     });
     if (atStart >= atEnd) {
         mem.gradients = headGrad;

@@ -178,6 +178,27 @@ double attentionFlops(const Plan& p, double sequences, double s)
     return 4.0 * s * s * hq * layers * sequences * causal / p.tp;
 }
 
+/// Model FLOPs of one training micro-batch for the whole model (every layer, no
+/// tensor/pipeline split): the forward GEMMs x (1 + backward factor), LoRA
+/// adapters, attention x 3.5 (backward 2.5x the forward). Recompute is not
+/// model work. MFU and TFLOP/s per GPU divide it by the GPUs of one replica.
+double modelTrainFlops(const Plan& p, double bwdFactor, double adapterFlops)
+{
+    const ModelArch& m = *p.m;
+    const auto& t = p.s->training;
+    const double tokens = double(t.microBatch) * t.seqLen;
+    double perToken = 0; // forward GEMM FLOPs per token, all layers
+    for (const auto& lin : p.linears)
+        perToken += 2.0 * double(lin.in) * double(lin.out) * lin.perLayer;
+    perToken *= m.layers;
+    if (m.vocab > 0 && m.family != ModelFamily::Encoder)
+        perToken += 2.0 * double(m.vocab) * m.hidden;
+    const double hq = double(m.heads) * m.headDim;
+    const double causal = m.family == ModelFamily::Decoder ? 0.5 : 1.0;
+    const double attn = 4.0 * double(t.seqLen) * t.seqLen * hq * m.layers * t.microBatch * causal;
+    return tokens * perToken * (1 + bwdFactor) + adapterFlops + attn * 3.5;
+}
+
 /// NF4 storage per weight: 4 bits plus the double-quantized absmax (memorymodel).
 constexpr double kNf4BytesPerParam = 0.516;
 
@@ -310,7 +331,7 @@ TrainingResult trainingPerformance(Plan& p)
                                             "B base weights x (0.516 B read + 2 B written) / bandwidth"); });
         }
         micro = gemm + attn + ew + logits + casts + kernels + dequant;
-        modelFlops = fwd.flops * (1 + bwdFactor) + adapterFlops + attnF * 3.5;
+        modelFlops = modelTrainFlops(p, bwdFactor, adapterFlops);
         p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
@@ -335,7 +356,7 @@ TrainingResult trainingPerformance(Plan& p)
     case Optimizer::SGDMomentum: optBytesPerParam = 2 * p.weightBytes + p.gradBytes + 2 * stateBytes; break;
     case Optimizer::SGD: optBytesPerParam = 2 * p.weightBytes + p.gradBytes; break;
     }
-    double shard = double(p.tp) * p.pp * (p.zero >= 1 ? p.dp : 1);
+    double shard = double(p.tp) * p.pp * (p.zero >= 1 ? p.shard : 1);
     if (t.method != TrainMethod::Full)
         shard = 1;
     const double optimizer = optBytesPerParam * trainable / shard / bw;
@@ -361,30 +382,52 @@ TrainingResult trainingPerformance(Plan& p)
         // the network, one NIC per GPU.
         const bool crossNode = p.count > nodeSize(*p.gpu);
         const int dpInNode = std::max(1, std::min(p.dp, nodeSize(*p.gpu) / std::max(1, p.tp * p.pp)));
-        const double gradBytes =
-            trainable * (t.method != TrainMethod::Full ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
-        auto collective = [&](double bytes) {
-            // A dp group spread over nodes: dpInNode GPUs share each node's links.
+        const bool lora = t.method != TrainMethod::Full;
+        const double gradBytes = trainable * (lora ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
+        auto collective = [&](double bytes, int n) {
+            // A group of n data-parallel GPUs spread over nodes: dpInNode of them
+            // share each node's links, each ships its share over its own NIC.
+            if (n <= 1)
+                return 0.0;
             if (!crossNode)
-                return scatterSeconds(p, bytes, p.dp);
-            const int nodes = (p.dp + dpInNode - 1) / dpInNode;
-            double secs = dpInNode > 1 ? bytes * (dpInNode - 1) / dpInNode / intraNodeBandwidth(p, dpInNode) : 0;
-            secs += bytes / dpInNode * (nodes - 1) / nodes / networkBandwidth(p);
+                return scatterSeconds(p, bytes, n);
+            const int inNode = std::min(n, dpInNode);
+            const int nodes = (n + inNode - 1) / inNode;
+            double secs = inNode > 1 ? bytes * (inNode - 1) / inNode / intraNodeBandwidth(p, inNode) : 0;
+            secs += bytes / inNode * (nodes - 1) / nodes / networkBandwidth(p);
             return secs;
+        };
+        // HSDP (hardware.shard_group): ZeRO collectives stay inside a shard group;
+        // the groups' gradient shards are then all-reduced across the replicas
+        // (one GPU per group, a different node once a group fills one).
+        const int groups = p.dp / std::max(1, p.shard);
+        auto replicaAllReduce = [&](double bytes) {
+            if (groups <= 1)
+                return 0.0;
+            const bool sameNode = p.shard * p.tp * p.pp * groups <= nodeSize(*p.gpu);
+            return 2 * bytes * (groups - 1) / groups / (sameNode ? intraNodeBandwidth(p, groups) : networkBandwidth(p));
         };
         double coll = 0;
         double hidden = 0;
-        if (p.zero >= 3 && t.method == TrainMethod::Full) {
-            // FSDP: every micro-batch all-gathers the 16-bit parameters for forward
-            // and again for backward, and reduce-scatters the gradients; prefetch
-            // overlaps it with compute.
-            const double paramBytes = m.isLanguageModel() ? m.totalParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
-            coll = accum * (2 * collective(paramBytes) + collective(gradBytes));
+        if (p.zero >= 3) {
+            // FSDP: every micro-batch all-gathers the 16-bit parameters (a LoRA base
+            // too, in its stored format) for forward and again for backward, and
+            // reduce-scatters the gradients; prefetch overlaps it with compute.
+            double paramBytes = m.isLanguageModel() ? m.totalParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
+            if (lora && m.isLanguageModel() && t.method == TrainMethod::Qlora)
+                paramBytes = qloraBaseParams(p) * kNf4BytesPerParam + m.embeddingParams() * 2 / (p.tp * p.pp);
+            coll = accum * (2 * collective(paramBytes, p.shard) + collective(gradBytes, p.shard) +
+                            replicaAllReduce(gradBytes / p.shard));
             hidden = c.fsdpOverlap * micro * accum;
+        } else if (p.zero >= 1 && groups > 1) {
+            // ZeRO-1/2 in shard groups: reduce-scatter and all-gather inside the
+            // group, all-reduce of the shard across the groups, once per step.
+            coll = 2 * collective(gradBytes, p.shard) + replicaAllReduce(gradBytes / p.shard);
+            hidden = c.ddpOverlap * micro * (2.0 / 3.0);
         } else {
             // One all-reduce (or reduce-scatter + all-gather for ZeRO-1/2, same
             // volume) per step, bucketed behind the last backward pass.
-            coll = 2 * collective(gradBytes);
+            coll = 2 * collective(gradBytes, p.dp);
             hidden = c.ddpOverlap * micro * (2.0 / 3.0);
         }
         const double exposed = std::max(0.0, coll - hidden);
@@ -411,8 +454,15 @@ TrainingResult trainingPerformance(Plan& p)
     r.samplesPerS = samples / step;
     if (m.isLanguageModel())
         r.tokensPerS = r.samplesPerS * t.seqLen;
-    // MFU per GPU: each GPU does modelFlops / (tp x pp) of its replica's work.
-    r.mfu = modelFlops * accum / (p.tp * p.pp) / (step * mfuPeak);
+    // Per GPU: a replica's tp x pp GPUs share its model FLOPs, so each GPU does
+    // modelFlops / (tp x pp); over the job, MFU = model FLOPs/s / (count x peak).
+    const double flopsPerGpuS = modelFlops * accum * p.dp / step / p.count;
+    r.mfu = flopsPerGpuS / mfuPeak;
+    p.term("perf.tflops_per_gpu", "Model TFLOP/s per GPU", flopsPerGpuS / 1e12, "TFLOP/s", [&] {
+        return fmt(modelFlops / 1e12) + " TFLOP per micro-batch x " + fmt(accum) + " x dp " + std::to_string(p.dp) + " / " +
+               fmt(step * 1e3) + " ms / " + std::to_string(p.count) + " GPUs (MFU = this / " + fmt(mfuPeak / 1e12) +
+               " TFLOP/s peak)";
+    });
     return r;
 }
 

@@ -164,8 +164,8 @@ void Solver::trainingCandidates(const Gpu& g)
                 for (int zero : {0, 1, 3}) {
                     if (dp == 1 && zero > 0)
                         break;
-                    if (b.training.method != TrainMethod::Full && zero > 0)
-                        break; // adapters' states are tiny: sharding them buys nothing
+                    if (b.training.method != TrainMethod::Full && zero == 1)
+                        continue; // adapters' states are tiny: only sharding the frozen base (ZeRO-3) buys memory
                     for (TrainPrecision prec : precisions) {
                         bool placed = false;
                         std::vector<Checkpointing> ckpts{b.training.checkpointing};

@@ -185,10 +185,27 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
     }
 }
 
+/// Why hardware.shard_group (HSDP: shard inside groups of N GPUs, replicate
+/// across groups) does not fit the layout; empty when it does or is unset.
+std::string shardGroupProblem(const Hardware& hw)
+{
+    if (hw.shardGroup == 0)
+        return {};
+    if (hw.shardGroup < 0)
+        return "must be a positive integer, got " + std::to_string(hw.shardGroup);
+    if (hw.zero == 0)
+        return "shards ZeRO states: it needs zero 1, 2 or 3 (zero is 0)";
+    const int dp = hw.count / std::max(1, hw.tp * hw.pp);
+    if (dp % hw.shardGroup != 0)
+        return "must divide the data-parallel GPUs (count / (tp x pp) = " + std::to_string(dp) + "), got " +
+               std::to_string(hw.shardGroup);
+    return {};
+}
+
 void parseHardware(JsonReader& r, const json& h, Hardware& hw)
 {
     const std::string p = "hardware";
-    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "max_count", "network_gbps", "mig"});
+    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "shard_group", "max_count", "network_gbps", "mig"});
     if (auto it = h.find("gpus"); it != h.end()) {
         if (it->is_string() && it->get_ref<const std::string&>() == "all") {
             hw.gpus.clear();
@@ -213,6 +230,8 @@ void parseHardware(JsonReader& r, const json& h, Hardware& hw)
         hw.pp = *v;
     if (auto v = r.integer(h, p, "zero", 0, 3))
         hw.zero = *v;
+    if (auto v = r.integer(h, p, "shard_group", 1, 1'000'000))
+        hw.shardGroup = *v;
     if (auto v = r.integer(h, p, "max_count", 1, 1'000'000))
         hw.maxCount = *v;
     if (auto v = r.number(h, p, "network_gbps", 0, 1e6, true))
@@ -225,6 +244,8 @@ void parseHardware(JsonReader& r, const json& h, Hardware& hw)
     else if (hw.count % (hw.tp * hw.pp) != 0)
         r.error(p + ".count", "must be a multiple of tp x pp = " + std::to_string(hw.tp * hw.pp) + ", got " +
                                   std::to_string(hw.count));
+    else if (const std::string problem = shardGroupProblem(hw); !problem.empty())
+        r.error(p + ".shard_group", problem);
 }
 
 void parsePricing(JsonReader& r, const json& pr, Pricing& p)
@@ -432,6 +453,8 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
     else if (h.count % (h.tp * h.pp) != 0)
         d.push_back({"hardware.count", "must be a multiple of tp x pp = " + std::to_string(h.tp * h.pp) + ", got " +
                                            std::to_string(h.count)});
+    else if (const std::string problem = shardGroupProblem(h); !problem.empty())
+        d.push_back({"hardware.shard_group", problem});
     if (s.mode == Mode::Training && s.runtime == Runtime::Serving)
         d.push_back({"workload.runtime", "\"serving\" (a serving engine: vLLM, TensorRT-LLM, SGLang) is for mode "
                                          "\"inference\"; training runs \"eager\" or \"optimized\""});
@@ -533,6 +556,8 @@ std::string scenarioToJson(const Scenario& s)
     const auto& h = s.hardware;
     json hw = {{"count", h.count}, {"tp", h.tp}, {"pp", h.pp}, {"zero", h.zero}, {"max_count", h.maxCount},
                {"network_gbps", h.networkGbps}};
+    if (h.shardGroup > 0)
+        hw["shard_group"] = h.shardGroup;
     if (h.gpus.empty())
         hw["gpus"] = "all";
     else

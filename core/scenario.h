@@ -63,6 +63,7 @@ struct Hardware {
     int tp = 1;
     int pp = 1;
     int zero = 0;
+    int shardGroup = 0; // extension key shard_group: GPUs per ZeRO shard group (HSDP); 0 = all data-parallel GPUs
     int maxCount = 1024;
     double networkGbps = 400;
     std::string mig;                // "" = whole GPUs; "1g".."7g" = one MIG slice of one GPU (count 1)

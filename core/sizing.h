@@ -37,6 +37,7 @@ struct Plan {
 
     // Parallel layout
     int count = 1, tp = 1, pp = 1, dp = 1, zero = 0;
+    int shard = 1; // GPUs ZeRO shards over: dp, or hardware.shard_group (HSDP: replicated across dp / shard groups)
 
     std::vector<std::string> notes;
     std::vector<Term> terms;
@@ -54,6 +55,16 @@ struct Plan {
 /// Resolves formats and fallbacks; records what changed in plan.notes. A null
 /// calibration means builtinCalibration().
 Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain = true, const Calibration* calibration = nullptr);
+
+/// Bytes per parameter of the model states on one GPU (full fine-tuning, after
+/// the ZeRO stage's sharding over Plan::shard; tensor/pipeline split not applied).
+struct StateBytes {
+    double weights = 0;   // stored parameters (ZeRO-3: the shard)
+    double gradients = 0; // gradients at the end of backward and the step
+    double optimizer = 0; // optimizer states, fp32 master weights included under mixed precision
+    double gathered = 0;  // ZeRO-3: bytes per parameter of an all-gathered unit (16-bit params or grads)
+};
+StateBytes stateBytesPerParam(const Plan& p);
 
 /// Training: parameters the optimizer updates.
 double trainableParams(const Plan& p);

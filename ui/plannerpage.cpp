@@ -19,6 +19,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <optional>
 
 namespace gp::ui {
@@ -86,9 +87,16 @@ std::vector<std::pair<Field, QVariant>> planOptionEdits(const gp::PlanOption& o,
 
 bool applyPlanOption(ScenarioModel* model, const gp::PlanOption& o, gp::Mode mode)
 {
-    const auto edits = planOptionEdits(o, mode);
+    auto edits = planOptionEdits(o, mode);
     if (edits.empty())
         return false;
+    // An HSDP shard group (hardware.shard_group) that does not divide the option's
+    // data-parallel GPUs, or with ZeRO off, would leave the scenario invalid: the
+    // option (estimated with full sharding then) drops it.
+    const int group = model->scenario().hardware.shardGroup;
+    const int dp = o.count / std::max(1, o.tp * o.pp);
+    if (group > 0 && (o.zero == 0 || dp % group != 0))
+        edits.emplace_back(Field::ShardGroup, QVariant());
     return model->setValues(QObject::tr("Use plan option #%1 (%2x %3)")
                                 .arg(o.rank)
                                 .arg(o.count)

@@ -60,6 +60,7 @@ constexpr std::array<FieldInfo, static_cast<std::size_t>(Field::FieldCount)> kFi
     {"hardware.tp", "Tensor parallel"},
     {"hardware.pp", "Pipeline parallel"},
     {"hardware.zero", "ZeRO stage"},
+    {"hardware.shard_group", "HSDP shard group (GPUs)"},
     {"hardware.max_count", "Most GPUs to plan for"},
     {"hardware.network_gbps", "Network between nodes (Gbit/s)"},
     {"hardware.mig", "MIG slice"},
@@ -176,6 +177,7 @@ QVariant ScenarioModel::value(Field f) const
     case Field::Tp: return s.hardware.tp;
     case Field::Pp: return s.hardware.pp;
     case Field::Zero: return s.hardware.zero;
+    case Field::ShardGroup: return s.hardware.shardGroup > 0 ? QVariant(s.hardware.shardGroup) : QVariant();
     case Field::MaxCount: return s.hardware.maxCount;
     case Field::NetworkGbps: return s.hardware.networkGbps;
     case Field::Mig: return QString::fromStdString(s.hardware.mig);
@@ -288,6 +290,7 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     case Field::Tp: s.hardware.tp = v.toInt(); break;
     case Field::Pp: s.hardware.pp = v.toInt(); break;
     case Field::Zero: s.hardware.zero = v.toInt(); break;
+    case Field::ShardGroup: s.hardware.shardGroup = v.isValid() && !v.isNull() ? v.toInt() : 0; break;
     case Field::MaxCount: s.hardware.maxCount = v.toInt(); break;
     case Field::NetworkGbps: s.hardware.networkGbps = v.toDouble(); break;
     case Field::Mig: s.hardware.mig = v.toString().toStdString(); break;

@@ -62,6 +62,7 @@ public:
         Tp,                // int
         Pp,                // int
         Zero,              // int
+        ShardGroup,        // int, optional (extension key hardware.shard_group; unset = all data-parallel GPUs)
         MaxCount,          // int (the planner's search limit)
         NetworkGbps,       // double (node-to-node, per GPU)
         Mig,               // QString: "" = whole GPU, "1g".."7g" = one MIG slice

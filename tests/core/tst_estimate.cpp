@@ -618,19 +618,23 @@ void TestEstimate::parallelSharding()
     const gp::GpuEstimate edp = gp::estimateOn(dp, h100);
     QCOMPARE_REL(edp.memory.weights, base.memory.weights, 1e-12);
     QCOMPARE_REL(edp.memory.optimizer, base.memory.optimizer, 1e-12);
-    //   ZeRO-1 on 8: AdamW states / 8 = 8 B x n / 8 = n bytes.
+    //   ZeRO-1 on 8 (DeepSpeed): the fp32 master weights join the AdamW states
+    //   in the shard: (4 + 8) B x n / 8 = 1.5 n bytes; the model itself is 16-bit.
     dp.hardware.zero = 1;
-    QCOMPARE_REL(gp::estimateOn(dp, h100).memory.optimizer, kLlama8bParams, 1e-12);
-    //   ZeRO-3 on 8: the fp32 shard 4 B x n / 8, plus the current and the
-    //   prefetched layer all-gathered in bf16: 2 layers x 2 B x 218,112,128
-    //   (one layer's share of n without embeddings and head: (8,030,261,248
-    //   - 2 x 525,336,576) / 32, the final norm spread over the layers)
-    //   = 4,015,130,624 + 872,448,512 = 4,887,579,136 bytes.
+    const gp::GpuEstimate z1 = gp::estimateOn(dp, h100);
+    QCOMPARE_REL(z1.memory.optimizer, 1.5 * kLlama8bParams, 1e-12);
+    QCOMPARE_REL(z1.memory.weights, 2 * kLlama8bParams, 1e-12);
+    //   ZeRO-3 on 8 (FSDP): the fp32 shard 4 B x n / 8, plus the unsharded bf16
+    //   blocks in flight (current params and grads, prefetched params): 3 x 2 B x
+    //   218,112,128 (one layer's share of n without embeddings and head:
+    //   (8,030,261,248 - 2 x 525,336,576) / 32, the final norm spread over the
+    //   layers) = 4,015,130,624 + 1,308,672,768 = 5,323,803,392 bytes.
     dp.hardware.zero = 3;
     const gp::GpuEstimate z3 = gp::estimateOn(dp, h100);
     const double layerParams = (kLlama8bParams - 2 * 525'336'576.0) / 32;
     QCOMPARE(layerParams, 218'112'128.0);
-    QCOMPARE_REL(z3.memory.weights, 4 * kLlama8bParams / 8 + 2 * 2 * layerParams, 1e-12);
+    QCOMPARE_REL(z3.memory.weights, 4 * kLlama8bParams / 8 + 3 * 2 * layerParams, 1e-12);
+    QCOMPARE(z3.memory.weights, 5'323'803'392.0);
     QCOMPARE_REL(z3.memory.optimizer, kLlama8bParams, 1e-12);
     QVERIFY_LESS(z3.memory.total(), base.memory.total());
 }

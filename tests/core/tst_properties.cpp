@@ -427,6 +427,7 @@ private slots:
     void dataParallelLossIsOnlyCommunication();
     void explainDoesNotChangeNumbers();
     void mfuIsAFraction();
+    void mfuIsModelFlopsOverCountTimesPeak();
     void numberOverflowIsInputError();
 };
 
@@ -999,6 +1000,72 @@ void TestProperties::mfuIsAFraction()
     QVERIFY(e.training);
     QVERIFY2(e.training->mfu > 0 && e.training->mfu <= 1,
              qPrintable(QStringLiteral("MFU %1 for %2").arg(num(e.training->mfu), describe(s, gpu))));
+}
+
+/// MFU and TFLOP/s are per GPU for every layout: the job's model FLOPs per second
+/// over count x peak, never divided again by tp x pp (issue #12: Llama 3.1 8B on
+/// 8x H100 with TP 8 gave 0.026). Model FLOPs per token of a full fine-tune by
+/// hand: 6 x (GEMM params of all layers + the LM head) + attention 3.5 x 4 s hq L
+/// x 1/2 (causal) / s = 7 s hq L.
+void TestProperties::mfuIsModelFlopsOverCountTimesPeak()
+{
+    gp::Scenario s;
+    s.name = "property";
+    setPreset(s, "llama-3.1-8b");
+    s.mode = gp::Mode::Training;
+    s.runtime = gp::Runtime::Optimized;
+    s.training.precision = gp::TrainPrecision::AmpBF16;
+    s.training.optimizer = gp::Optimizer::AdamW;
+    s.training.microBatch = 1;
+    s.training.seqLen = 2048;
+    s.training.gradAccum = 8;
+    const gp::Gpu& gpu = *gp::Catalog::builtin().find("nvidia-h100-sxm");
+    s.hardware.gpus = {gpu.id};
+    const gp::ModelArch& m = s.model;
+    double gemmParams = 0;
+    for (const auto& lin : m.layerLinears())
+        gemmParams += double(lin.in) * double(lin.out) * lin.perLayer;
+    const double flopsPerToken = 6 * (gemmParams * m.layers + double(m.vocab) * m.hidden) +
+                                 7.0 * s.training.seqLen * double(m.heads) * m.headDim * m.layers;
+    // 6 x (32 x 218,103,808 + 128256 x 4096) + 7 x 2048 x 4096 x 32 = 46,906,998,784
+    QCOMPARE(flopsPerToken, 46'906'998'784.0);
+    const double peak = gpu.peakFlops(gp::DType::BF16);
+    int checked = 0;
+    QStringList failures;
+    for (int count : {1, 2, 4, 8, 16, 32, 64})
+        for (int tp : {1, 2, 4, 8})
+            for (int pp : {1, 2, 4})
+                for (int zero = 0; zero <= 3; ++zero) {
+                    if (count % (tp * pp) != 0 || (zero > 0 && count == tp * pp))
+                        continue;
+                    s.hardware.count = count;
+                    s.hardware.tp = tp;
+                    s.hardware.pp = pp;
+                    s.hardware.zero = zero;
+                    const gp::GpuEstimate e = gp::estimateOn(s, gpu);
+                    const double mfu = e.training->mfu;
+                    const double expected = e.training->tokensPerS * flopsPerToken / (count * peak);
+                    ++checked;
+                    if (!(mfu > 0 && mfu <= 1) || std::abs(mfu - expected) > 1e-9 * expected)
+                        failures << QStringLiteral("count %1 tp %2 pp %3 zero %4: MFU %5, expected %6")
+                                        .arg(count).arg(tp).arg(pp).arg(zero).arg(num(mfu), num(expected));
+                    double tflops = 0;
+                    for (const auto& t : e.terms)
+                        if (t.key == "perf.tflops_per_gpu")
+                            tflops = t.value;
+                    if (std::abs(tflops * 1e12 - mfu * peak) > 1e-9 * mfu * peak)
+                        failures << QStringLiteral("count %1 tp %2 pp %3: %4 TFLOP/s per GPU vs MFU x peak %5")
+                                        .arg(count).arg(tp).arg(pp).arg(num(tflops), num(mfu * peak / 1e12));
+                }
+    QCOMPARE(checked, 180);
+    QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, kShownFailures).join('\n')));
+    // The issue's case: TP 8 on one node of 8 stays near the single-GPU MFU.
+    s.hardware = {};
+    s.hardware.gpus = {gpu.id};
+    s.hardware.count = 8;
+    s.hardware.tp = 8;
+    const double tp8 = gp::estimateOn(s, gpu).training->mfu;
+    QVERIFY2(tp8 > 0.15, qPrintable(num(tp8)));
 }
 
 /// Regression (found by tests/fuzz/fuzz_scenario; fuzz corpus

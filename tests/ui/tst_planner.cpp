@@ -246,6 +246,36 @@ private slots:
         }
     }
 
+    void optionDropsAShardGroupThatNoLongerFits()
+    {
+        // A scenario with HSDP groups of 8 on 16 GPUs; an option with 4 GPUs
+        // (dp 4) cannot keep the group: it goes back to full sharding, in the
+        // same undo step. An option with dp 16 and ZeRO-3 keeps it.
+        gp::Scenario s = trainingScenario();
+        s.hardware.count = 16;
+        s.hardware.zero = 3;
+        s.hardware.shardGroup = 8;
+        ScenarioModel m;
+        m.resetScenario(s);
+        QVERIFY(m.problems().empty());
+        gp::PlanOption o;
+        o.gpu = "nvidia-h100-sxm";
+        o.count = 4;
+        o.zero = 3;
+        o.precision = "amp_bf16";
+        o.checkpointing = "full";
+        o.microBatch = 1;
+        o.gradAccum = 1;
+        QVERIFY(applyPlanOption(&m, o, gp::Mode::Training));
+        QCOMPARE(m.scenario().hardware.shardGroup, 0);
+        QVERIFY(m.problems().empty());
+        m.undoStack()->undo();
+        QCOMPARE(m.scenario().hardware.shardGroup, 8);
+        o.count = 16;
+        QVERIFY(applyPlanOption(&m, o, gp::Mode::Training));
+        QCOMPARE(m.scenario().hardware.shardGroup, 8);
+    }
+
     void migOptionRoundTripsThroughTheApp()
     {
         // Llama 3.1 8B served on H100s: the planner proposes 1g and 3g slices.

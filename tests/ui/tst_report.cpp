@@ -199,7 +199,9 @@ private slots:
         QVERIFY(planHtml.contains(QStringLiteral("<th>Users / replica</th>")));
         QCOMPARE(gp::ui::planUsersText(best),
                  QStringLiteral("%1 (%2)").arg(best.usersPerReplica).arg(gp::ui::planLimitText(best.limit)));
-        QCOMPARE(gp::ui::planUsersText(best), QStringLiteral("10 (rate)")); // 3 replicas for 4 requests/s
+        // One MI355X at FP4 holds 30 users before TTFT passes 2 s; 16 users at
+        // 4 requests/s need one replica (Little's law: 4 x (1.06 + 256 x 0.0097) s = 14 in flight).
+        QCOMPARE(gp::ui::planUsersText(best), QStringLiteral("30 (TTFT)"));
         QVERIFY(planHtml.contains(QStringLiteral("<td align='right'>%1</td><td>%2</td>")
                                       .arg(best.replicas)
                                       .arg(gp::ui::planUsersText(best).toHtmlEscaped())));
