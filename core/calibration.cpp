@@ -107,6 +107,8 @@ constexpr Field kFields[] = {
     {"uncertainty_widen_throughput_optimized_training", &Calibration::uncertaintyWidenThroughputOptimizedTraining},
     // Round-2 performance terms (perfmodel.cpp)
     {"attn_fwd_eff_hopper_blackwell", &Calibration::attnFwdEffHopperBlackwell},
+    // Round-3 mechanisms (perfmodel.cpp)
+    {"kernel_s_device", &Calibration::kernelSDevice},
 };
 
 constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};

@@ -116,6 +116,7 @@ struct Calibration {
     double uncertaintyWidenThroughputOptimizedTraining = 0;
     // Round-2 performance terms (perfmodel.cpp)
     double attnFwdEffHopperBlackwell = 0;
+    double kernelSDevice = 0;
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored

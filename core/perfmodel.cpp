@@ -103,6 +103,34 @@ double peak(const Plan& p, DType t)
 
 double bandwidth(const Plan& p) { return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * p.cal->bandwidthEff; }
 
+/// Eager HF MoE loops over the experts in Python (a host sync to find each
+/// expert's tokens, gather, GEMMs, activation, scatter); optimized stacks run
+/// grouped GEMMs whose launches do not grow with the expert count. Launches per
+/// layer forward of that loop.
+double expertLoopKernelsPerLayer(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    return m.moe.enabled() && !p.optimized ? p.cal->kernelsPerExpert * m.moe.experts : 0;
+}
+
+/// GPT-2's tanh GELU (HF "gelu_new") is a Python composition of eight
+/// elementwise kernels over the fc output (pow, three scalings, add, tanh, add,
+/// product). Under autocast torch.pow runs in fp32, so the chain after it is
+/// fp32. Element accesses (reads + writes) per fc-output element: 17 forward
+/// (8 kernels), 28 backward (mul grads, tanh_backward, pow_backward's x^2 and
+/// products, accumulating x's three gradients). Decoders with learned positions
+/// and a GELU MLP are GPT-2-style (the same test as memorymodel's saved tensors);
+/// BERT's erf GELU and compiled stacks run one fused kernel.
+constexpr double kTanhGeluAccessesFwd = 17;
+constexpr double kTanhGeluAccessesBwd = 28;
+
+bool composedTanhGelu(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    return !p.optimized && m.ffn == FfnKind::GELU && m.family == ModelFamily::Decoder &&
+           m.positional == Positional::Learned;
+}
+
 /// Forward kernel launches per transformer layer in the framework's eager code.
 double kernelsPerLayer(const Plan& p)
 {
@@ -115,11 +143,7 @@ double kernelsPerLayer(const Plan& p)
         k = p.autocast ? c.kernelsLayerSwigluAmp : c.kernelsLayerSwiglu;
     else
         k = p.autocast ? c.kernelsLayerGeluAmp : c.kernelsLayerGelu; // LayerNorm, fused qkv, tanh-GELU, dropouts
-    // Eager HF MoE loops over the experts in Python (a host sync to find each
-    // expert's tokens, gather, GEMMs, activation, scatter); optimized stacks run
-    // grouped GEMMs whose launches do not grow with the expert count.
-    if (m.moe.enabled() && !p.optimized)
-        k += c.kernelsPerExpert * m.moe.experts;
+    k += expertLoopKernelsPerLayer(p);
     if (p.training && p.s->training.method != TrainMethod::Full)
         k += c.kernelsPerLoraTarget * p.s->training.loraTargets.size();
     if (p.optimized)
@@ -291,14 +315,32 @@ TrainingResult trainingPerformance(Plan& p)
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
         const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * attnEff(p));
 
-        // Elementwise traffic scales with what the layers save (see memorymodel).
-        const double perLayer = activationBytesPerTokenLayer(p);
+        // Elementwise traffic scales with what the layers save (see memorymodel);
+        // the composed tanh GELU's saved intermediates are counted by its own term.
+        const bool tanhGelu = composedTanhGelu(p);
+        const double ffnElems = m.moe.enabled() ? double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared)
+                                                : double(m.ffnHidden);
+        const double perLayer = activationBytesPerTokenLayer(p) - (tanhGelu ? 3 * p.actBytes * ffnElems : 0);
         const int layers = (m.layers + p.pp - 1) / p.pp;
         const double saved = perLayer * layers * tokens / p.tp;
         const double ew = (p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) * saved * (1 + recompute / 3) / bw;
+        const double geluElemBytes = p.autocast ? 4 : p.actBytes;
+        const double gelu = tanhGelu ? (kTanhGeluAccessesFwd * (1 + recompute) + kTanhGeluAccessesBwd) * geluElemBytes *
+                                           ffnElems * tokens * layers / p.tp / bw
+                                     : 0;
         const double logits = (p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) * tokens * double(m.vocab) / p.tp / bw;
         const double casts = p.autocast ? 6.0 * m.matmulParamsPerToken() / (p.tp * p.pp) * (1 + recompute) / bw : 0;
-        const double kernels = kernelsPerLayer(p) * layers * (3 + recompute) * tKernel;
+        // Eager launches are asynchronous: the host runs ahead of the GPU, so its
+        // launch time hides behind the GPU's work and the micro-batch takes the
+        // longer of the two. The MoE expert loop syncs the host with the GPU for
+        // every expert (torch.where on the routing), so those launches add.
+        const double expertLoop = expertLoopKernelsPerLayer(p);
+        const double launches = (kernelsPerLayer(p) - expertLoop) * layers * (3 + recompute);
+        const double hostKernels = launches * tKernel;
+        const double syncedKernels = expertLoop * layers * (3 + recompute) * tKernel;
+        // Each kernel also holds the GPU for a fixed device-side time (launch
+        // latency, ramp-up and tail of its waves) that no byte or FLOP count shows.
+        const double deviceKernels = launches * c.kernelSDevice;
         // QLoRA: bitsandbytes dequantizes each NF4 base weight to bf16 before its
         // GEMM (read 0.516 B with the absmax, write 2 B), once in the forward,
         // once for the input gradients, once more when recomputing.
@@ -309,7 +351,15 @@ TrainingResult trainingPerformance(Plan& p)
                    [&] { return std::string(fmt(2 + recompute) + " passes x " + fmt(qloraBaseParams(p) / 1e9) +
                                             "B base weights x (0.516 B read + 2 B written) / bandwidth"); });
         }
-        micro = gemm + attn + ew + logits + casts + kernels + dequant;
+        const double gpu = gemm + attn + ew + gelu + logits + casts + dequant + deviceKernels;
+        const double exposedHost = std::max(0.0, hostKernels - gpu);
+        const double kernels = exposedHost + syncedKernels;
+        micro = gpu + kernels;
+        if (tanhGelu)
+            p.term("time.gelu", "Composed tanh GELU (eager)", gelu * 1e3, "ms", [&] {
+                return std::string(fmt(kTanhGeluAccessesFwd * (1 + recompute) + kTanhGeluAccessesBwd) + " accesses x " +
+                                   fmt(geluElemBytes) + " B x ffn width x tokens x layers / bandwidth");
+            });
         modelFlops = fwd.flops * (1 + bwdFactor) + adapterFlops + attnF * 3.5;
         p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
@@ -320,9 +370,10 @@ TrainingResult trainingPerformance(Plan& p)
                [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) + " B x tokens x vocab / bandwidth"); });
-        p.term("time.overhead", "Kernel launches (host)", kernels * 1e3, "ms",
+        p.term("time.overhead", "Kernel launches (host, beyond the GPU's work)", kernels * 1e3, "ms",
                [&] { return std::string(fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
-                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us"); });
+                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us, hidden behind " + fmt(gpu * 1e3) +
+                   " ms of GPU work" + (syncedKernels > 0 ? " except the expert loop's synced launches" : "")); });
     }
 
     // Optimizer step: fused AdamW reads p, g, m, v and writes p, m, v.
@@ -499,9 +550,10 @@ InferenceResult inferencePerformance(Plan& p)
     const DType ct = p.compute == DType::FP8 ? DType::FP8 : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
     const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
     const double gemmFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp);
-    // A decode GEMM is weight-load bound until the batch nears the ridge point
-    // (~300 tokens on an H100); rows are floored (decode_gemm_min_rows) so the
-    // small-M tile penalty is not counted twice.
+    // A decode GEMM is weight-load bound until the batch nears the ridge point;
+    // its compute is timed at its real rows (the batch, floored at one 64-row
+    // tile, decode_gemm_min_rows): at batch 128 few tiles fill the SMs, so on a
+    // part with the H200's bandwidth the GEMMs turn compute-bound first.
     const double weightTime = std::max(
         weightBytes / decodeBw,
         gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));
