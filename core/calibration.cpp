@@ -109,6 +109,8 @@ constexpr Field kFields[] = {
     {"attn_fwd_eff_hopper_blackwell", &Calibration::attnFwdEffHopperBlackwell},
     // Round-3 mechanisms (perfmodel.cpp)
     {"kernel_s_device", &Calibration::kernelSDevice},
+    {"kernel_s_train_cnn_eager", &Calibration::kernelSTrainCnnEager},
+    {"conv_eff_hopper_blackwell", &Calibration::convEffHopperBlackwell},
 };
 
 constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};

@@ -117,6 +117,8 @@ struct Calibration {
     // Round-2 performance terms (perfmodel.cpp)
     double attnFwdEffHopperBlackwell = 0;
     double kernelSDevice = 0;
+    double kernelSTrainCnnEager = 0;
+    double convEffHopperBlackwell = 0;
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored
