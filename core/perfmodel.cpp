@@ -84,6 +84,17 @@ double attnFwdEff(const Plan& p)
     return sm == 9 || sm == 10 ? p.cal->attnFwdEffHopperBlackwell : attnEff(p);
 }
 
+/// Attention FLOP rate (FLOP/s). FlashAttention needs 16-bit inputs: with fp32
+/// inputs SDPA runs the memory-efficient kernel in fp32 on CUDA cores whatever
+/// allow_tf32 says, and that SIMT peak is reached on every generation as on
+/// Ampere (attn_eff_nvidia), unlike the wgmma-only share of a Hopper tensor peak.
+double attnRate(const Plan& p, bool forwardOnly)
+{
+    if (p.compute == DType::FP32 || p.compute == DType::TF32)
+        return peak(p, DType::FP32) * (p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia);
+    return peak(p, p.compute) * (forwardOnly ? attnFwdEff(p) : attnEff(p));
+}
+
 // Small matrices run below the ceiling: each dimension x contributes
 // x / (x + gemm_shape_c), normalized to 8192^3.
 namespace {
@@ -305,10 +316,14 @@ TrainingResult trainingPerformance(Plan& p)
             for (const auto& lin : p.linears)
                 if (std::find(t.loraTargets.begin(), t.loraTargets.end(), lin.name) != t.loraTargets.end())
                     adapterFlops += 6.0 * tokens * t.loraRank * double(lin.in + lin.out) * lin.perLayer * m.layers;
-            gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p, p.compute, tokens, t.loraRank, m.hidden));
+            // peft keeps the adapters in fp32 over a 16-bit base: without autocast
+            // their skinny GEMMs run in fp32 on CUDA cores (matmul TF32 is off by
+            // default), far below the base's tensor-core rate.
+            const DType at = p.autocast || p.compute == DType::TF32 ? p.compute : DType::FP32;
+            gemm += adapterFlops / (peak(p, at) * gemmEff(p, at, tokens, t.loraRank, m.hidden));
         }
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
-        const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * attnEff(p));
+        const double attn = attnF * (1 + 2.5 + recompute) / attnRate(p, false);
 
         // Elementwise traffic scales with what the layers save (see memorymodel);
         // the composed tanh GELU's saved intermediates are counted by its own term.
@@ -360,7 +375,7 @@ TrainingResult trainingPerformance(Plan& p)
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(attnEff(p)) + ")"); });
+               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 at " + fmt(attnRate(p, false) / 1e12) + " TFLOP/s"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
@@ -481,7 +496,7 @@ InferenceResult inferencePerformance(Plan& p)
     const double tokens = double(inf.batch) * inf.promptTokens;
     const GemmWork pre = forwardGemms(p, tokens, inf.batch, p.compute);
     const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
-    const double attn = attnF / (peak(p, p.compute) * attnFwdEff(p));
+    const double attn = attnF / attnRate(p, true);
     double f = double(m.ffnHidden);
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
@@ -500,7 +515,7 @@ InferenceResult inferencePerformance(Plan& p)
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(attnFwdEff(p)) + ")"); });
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP at " + fmt(attnRate(p, true) / 1e12) + " TFLOP/s"); });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
            [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
 

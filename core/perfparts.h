@@ -17,6 +17,8 @@ int smMajor(const Gpu& g);
 /// Flash attention efficiency (training: forward + backward) and forward-only (prefill).
 double attnEff(const Plan& p);
 double attnFwdEff(const Plan& p);
+/// Attention FLOP/s in the plan's format (fp32 inputs: the memory-efficient kernel on CUDA cores).
+double attnRate(const Plan& p, bool forwardOnly);
 /// Achieved share of the format's peak for an m x n x k GEMM.
 double gemmEff(const Plan& p, DType t, double m, double n, double k);
 /// Dense peak of the format (falls back to the best 16-bit / fp32 rate).

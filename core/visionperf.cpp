@@ -108,7 +108,7 @@ VisionStep visionTrainingStep(Plan& p, double tKernel)
             // transformer encoder (LayerNorm, GELU, dropout, residual adds).
             const VitWork w = vitForward(p, t.microBatch, t.imageSize, p.compute);
             const double gemm = w.gemmSeconds * (3 + recompute);
-            const double attn = w.attnFlops * (1 + 2.5 + recompute) / (peak(p, p.compute) * attnEff(p));
+            const double attn = w.attnFlops * (1 + 2.5 + recompute) / attnRate(p, false);
             const double ew = c.ewTrafficEager * act * (1 + recompute / 3) / bw;
             const double castBytes = p.autocast ? 6.0 * v.params * (1 + recompute) / bw : 0;
             gpu = gemm + attn + ew + castBytes + device;
@@ -117,7 +117,7 @@ VisionStep visionTrainingStep(Plan& p, double tKernel)
                                             fmt(3 + recompute) + " at " + fmt(w.gemmFlops / std::max(w.gemmSeconds, 1e-30) / 1e12) +
                                             " TFLOP/s achieved (shape-dependent)"); });
             p.term("time.attention", "Attention (flash, bidirectional)", attn * 1e3, "ms",
-                   [&] { return std::string(fmt(w.attnFlops / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(attnEff(p)) + ")"); });
+                   [&] { return std::string(fmt(w.attnFlops / 1e12) + " TFLOP forward x 3.5 at " + fmt(attnRate(p, false) / 1e12) + " TFLOP/s"); });
             p.term("time.elementwise", "Elementwise ops", (ew + castBytes) * 1e3, "ms",
                    [&] { return std::string(fmt(c.ewTrafficEager) + " x " + fmtGiB(act) + " saved activations / bandwidth"); });
         } else {
@@ -162,7 +162,7 @@ void visionInference(Plan& p, InferenceResult& r)
             // each), q/k/v and output copies (6 h + 2 h), two residual adds (3 h
             // each), GELU (2 x mlp).
             const VitWork w = vitForward(p, inf.batch, inf.imageSize, p.compute);
-            const double attn = w.attnFlops / (peak(p, p.compute) * attnFwdEff(p));
+            const double attn = w.attnFlops / attnRate(p, true);
             const double ew = (18.0 * v.encoderHidden + 2.0 * v.encoderMlp) * p.actBytes * w.tokens * v.encoderLayers / bw;
             gpu = w.gemmSeconds + attn + ew + device;
             p.term("time.compute", "Matmuls and attention", (w.gemmSeconds + attn) * 1e3, "ms",
