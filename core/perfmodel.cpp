@@ -90,9 +90,21 @@ double attnFwdEff(const Plan& p)
 /// Ampere (attn_eff_nvidia), unlike the wgmma-only share of a Hopper tensor peak.
 double attnRate(const Plan& p, bool forwardOnly)
 {
-    if (p.compute == DType::FP32 || p.compute == DType::TF32)
-        return peak(p, DType::FP32) * (p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia);
-    return peak(p, p.compute) * (forwardOnly ? attnFwdEff(p) : attnEff(p));
+    return peak(p, attnFp32(p) ? DType::FP32 : p.compute) * attnEffUsed(p, forwardOnly);
+}
+
+bool attnFp32(const Plan& p) { return p.compute == DType::FP32 || p.compute == DType::TF32; }
+
+double attnEffUsed(const Plan& p, bool forwardOnly)
+{
+    if (attnFp32(p))
+        return p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia;
+    return forwardOnly ? attnFwdEff(p) : attnEff(p);
+}
+
+std::string attnRateText(const Plan& p, bool forwardOnly)
+{
+    return std::string(attnFp32(p) ? "fp32 memory-efficient kernel: fp32 " : "") + "peak x " + fmt(attnEffUsed(p, forwardOnly));
 }
 
 // Small matrices run below the ceiling: each dimension x contributes
@@ -375,7 +387,7 @@ TrainingResult trainingPerformance(Plan& p)
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 at " + fmt(attnRate(p, false) / 1e12) + " TFLOP/s"); });
+               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (" + attnRateText(p, false) + ")"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
@@ -515,7 +527,7 @@ InferenceResult inferencePerformance(Plan& p)
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP at " + fmt(attnRate(p, true) / 1e12) + " TFLOP/s"); });
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ")"); });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
            [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
 

@@ -3,6 +3,8 @@
 // and the vision models' timing (visionperf.cpp).
 #include "precision.h"
 
+#include <string>
+
 namespace gp {
 struct Gpu;
 struct InferenceResult;
@@ -19,6 +21,10 @@ double attnEff(const Plan& p);
 double attnFwdEff(const Plan& p);
 /// Attention FLOP/s in the plan's format (fp32 inputs: the memory-efficient kernel on CUDA cores).
 double attnRate(const Plan& p, bool forwardOnly);
+bool attnFp32(const Plan& p);
+double attnEffUsed(const Plan& p, bool forwardOnly);
+/// "peak x 0.25" (or the fp32 kernel's) for the terms' formulas.
+std::string attnRateText(const Plan& p, bool forwardOnly);
 /// Achieved share of the format's peak for an m x n x k GEMM.
 double gemmEff(const Plan& p, DType t, double m, double n, double k);
 /// Dense peak of the format (falls back to the best 16-bit / fp32 rate).

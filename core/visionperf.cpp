@@ -117,7 +117,7 @@ VisionStep visionTrainingStep(Plan& p, double tKernel)
                                             fmt(3 + recompute) + " at " + fmt(w.gemmFlops / std::max(w.gemmSeconds, 1e-30) / 1e12) +
                                             " TFLOP/s achieved (shape-dependent)"); });
             p.term("time.attention", "Attention (flash, bidirectional)", attn * 1e3, "ms",
-                   [&] { return std::string(fmt(w.attnFlops / 1e12) + " TFLOP forward x 3.5 at " + fmt(attnRate(p, false) / 1e12) + " TFLOP/s"); });
+                   [&] { return std::string(fmt(w.attnFlops / 1e12) + " TFLOP forward x 3.5 / (" + attnRateText(p, false) + ")"); });
             p.term("time.elementwise", "Elementwise ops", (ew + castBytes) * 1e3, "ms",
                    [&] { return std::string(fmt(c.ewTrafficEager) + " x " + fmtGiB(act) + " saved activations / bandwidth"); });
         } else {
