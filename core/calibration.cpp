@@ -111,6 +111,10 @@ constexpr Field kFields[] = {
     {"serving_chunk_tokens", &Calibration::servingChunkTokens},
     {"serving_kv_block_tokens", &Calibration::servingKvBlockTokens},
     {"serving_engine_mib", &Calibration::servingEngineMib},
+    // Round-3 mechanisms (perfmodel.cpp)
+    {"kernel_s_device", &Calibration::kernelSDevice},
+    {"kernel_s_train_cnn_eager", &Calibration::kernelSTrainCnnEager},
+    {"conv_eff_hopper_blackwell", &Calibration::convEffHopperBlackwell},
 };
 
 constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};

@@ -120,6 +120,9 @@ struct Calibration {
     double servingChunkTokens = 0;
     double servingKvBlockTokens = 0;
     double servingEngineMib = 0;
+    double kernelSDevice = 0;
+    double kernelSTrainCnnEager = 0;
+    double convEffHopperBlackwell = 0;
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored

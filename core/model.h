@@ -31,6 +31,14 @@ struct VisionSpec {
     double inferActivationBytesPerImage = 0;
     int nativeImageSize = 224;
     int kernelsPerStep = 0;          // approximate kernel launches per forward
+    /// Vision transformers: the encoder over the patch tokens, whose GEMMs,
+    /// attention and elementwise work are timed like a language model's.
+    /// encoderLayers == 0: a CNN, timed as convolutions.
+    int encoderLayers = 0;
+    int encoderHidden = 0;
+    int encoderHeads = 0;
+    int encoderMlp = 0;
+    int patchSize = 0;
 };
 
 /// A model architecture resolved from any of the four scenario forms.

@@ -9,11 +9,13 @@
 //        + exposed communication                               multi-GPU
 //
 // Decode is a roofline: max(bytes / bandwidth, FLOPs / peak) + a per-layer floor.
+// Vision models are timed in visionperf.cpp with the rates declared in perfparts.h.
 //
 // Efficiencies depend on shapes and the runtime, never on the GPU's name. The
 // fitted constants live in resources/calibration/builtin-calibration.json (each
 // with what it was fitted on and why it has its form), are read through
 // Plan::cal, and are re-checked by tst_validation and `gpuplanner-cli validate`.
+#include "perfparts.h"
 #include "sizing.h"
 
 #include "units.h"
@@ -39,6 +41,9 @@ double gemmCeiling(const Calibration& c, DType t)
     default: return c.gemmEffOther;
     }
 }
+
+} // namespace
+
 /// Tensor-core generation (the SM major version) read from the catalog's
 /// architecture field: its family and, for Blackwell, the die code. Datacenter
 /// Blackwell (GB100/GB110, "2-die") is sm_100 with tcgen05; the GB2xx dies of
@@ -79,9 +84,36 @@ double attnFwdEff(const Plan& p)
     return sm == 9 || sm == 10 ? p.cal->attnFwdEffHopperBlackwell : attnEff(p);
 }
 
+/// Attention FLOP rate (FLOP/s). FlashAttention needs 16-bit inputs: with fp32
+/// inputs SDPA runs the memory-efficient kernel in fp32 on CUDA cores whatever
+/// allow_tf32 says, and that SIMT peak is reached on every generation as on
+/// Ampere (attn_eff_nvidia), unlike the wgmma-only share of a Hopper tensor peak.
+double attnRate(const Plan& p, bool forwardOnly)
+{
+    // FP4 models keep attention in FP8 (NVFP4 quantizes the linear layers only).
+    const DType t = attnFp32(p) ? DType::FP32 : p.compute == DType::FP4 ? DType::FP8 : p.compute;
+    return peak(p, t) * attnEffUsed(p, forwardOnly);
+}
+
+bool attnFp32(const Plan& p) { return p.compute == DType::FP32 || p.compute == DType::TF32; }
+
+double attnEffUsed(const Plan& p, bool forwardOnly)
+{
+    if (attnFp32(p))
+        return p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia;
+    return forwardOnly ? attnFwdEff(p) : attnEff(p);
+}
+
+std::string attnRateText(const Plan& p, bool forwardOnly)
+{
+    return std::string(attnFp32(p) ? "fp32 memory-efficient kernel: fp32 " : "") + "peak x " + fmt(attnEffUsed(p, forwardOnly));
+}
+
 // Small matrices run below the ceiling: each dimension x contributes
 // x / (x + gemm_shape_c), normalized to 8192^3.
+namespace {
 double shapeFactor(const Calibration& c, double x) { return x / (x + c.gemmShapeC); }
+} // namespace
 
 double gemmEff(const Plan& p, DType t, double m, double n, double k)
 {
@@ -103,6 +135,36 @@ double peak(const Plan& p, DType t)
 
 double bandwidth(const Plan& p) { return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * p.cal->bandwidthEff; }
 
+namespace {
+
+/// Eager HF MoE loops over the experts in Python (a host sync to find each
+/// expert's tokens, gather, GEMMs, activation, scatter); optimized stacks run
+/// grouped GEMMs whose launches do not grow with the expert count. Launches per
+/// layer forward of that loop.
+double expertLoopKernelsPerLayer(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    return m.moe.enabled() && !p.optimized ? p.cal->kernelsPerExpert * m.moe.experts : 0;
+}
+
+/// GPT-2's tanh GELU (HF "gelu_new") is a Python composition of eight
+/// elementwise kernels over the fc output (pow, three scalings, add, tanh, add,
+/// product). Under autocast torch.pow runs in fp32, so the chain after it is
+/// fp32. Element accesses (reads + writes) per fc-output element: 17 forward
+/// (8 kernels), 28 backward (mul grads, tanh_backward, pow_backward's x^2 and
+/// products, accumulating x's three gradients). Decoders with learned positions
+/// and a GELU MLP are GPT-2-style (the same test as memorymodel's saved tensors);
+/// BERT's erf GELU and compiled stacks run one fused kernel.
+constexpr double kTanhGeluAccessesFwd = 17;
+constexpr double kTanhGeluAccessesBwd = 28;
+
+bool composedTanhGelu(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    return !p.optimized && m.ffn == FfnKind::GELU && m.family == ModelFamily::Decoder &&
+           m.positional == Positional::Learned;
+}
+
 /// Forward kernel launches per transformer layer in the framework's eager code.
 double kernelsPerLayer(const Plan& p)
 {
@@ -115,11 +177,7 @@ double kernelsPerLayer(const Plan& p)
         k = p.autocast ? c.kernelsLayerSwigluAmp : c.kernelsLayerSwiglu;
     else
         k = p.autocast ? c.kernelsLayerGeluAmp : c.kernelsLayerGelu; // LayerNorm, fused qkv, tanh-GELU, dropouts
-    // Eager HF MoE loops over the experts in Python (a host sync to find each
-    // expert's tokens, gather, GEMMs, activation, scatter); optimized stacks run
-    // grouped GEMMs whose launches do not grow with the expert count.
-    if (m.moe.enabled() && !p.optimized)
-        k += c.kernelsPerExpert * m.moe.experts;
+    k += expertLoopKernelsPerLayer(p);
     if (p.training && p.s->training.method != TrainMethod::Full)
         k += c.kernelsPerLoraTarget * p.s->training.loraTargets.size();
     if (p.optimized)
@@ -275,24 +333,10 @@ TrainingResult trainingPerformance(Plan& p)
     double mfuPeak = peak(p, p.compute);
 
     if (!m.isLanguageModel()) {
-        const double scale = std::pow(double(t.imageSize) / m.vision.nativeImageSize, 2);
-        const double fwd = m.vision.gflopsPerImage * 1e9 * scale * t.microBatch;
-        const double recompute = t.checkpointing == Checkpointing::Full ? 1 : 0;
-        // cuDNN runs fp32 convolutions as TF32 by default.
-        const DType ct = p.compute == DType::FP32 && p.gpu->supports(DType::TF32) ? DType::TF32 : p.compute;
-        const double conv = (3 + recompute) * fwd / (peak(p, ct) * c.convEff);
-        const double act = m.vision.trainActivationBytesPerImage * scale * t.microBatch * (p.actBytes / 2);
-        const double ew = c.visionEwTraffic * act * (1 + recompute / 3) / bw;
-        const double kernels = m.vision.kernelsPerStep * (3 + recompute) * tKernel;
-        micro = conv + ew + kernels;
-        modelFlops = 3 * fwd;
-        mfuPeak = peak(p, ct); // MFU against the rate the convolutions actually run at
-        p.term("time.compute", "Convolutions", conv * 1e3, "ms",
-               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x 3 (fwd+bwd) x batch / (peak x " + fmt(c.convEff) + ")"); });
-        p.term("time.memory", "Elementwise (BN, ReLU, adds)", ew * 1e3, "ms",
-               [&] { return std::string(fmt(c.visionEwTraffic) + " x activation bytes / bandwidth"); });
-        p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
-               [&] { return std::string(fmt(m.vision.kernelsPerStep) + " kernels x 3 x " + fmt(tKernel * 1e6) + " us"); });
+        const VisionStep v = visionTrainingStep(p, tKernel);
+        micro = v.seconds;
+        modelFlops = v.modelFlops;
+        mfuPeak = v.mfuPeak;
     } else {
         const double tokens = double(t.microBatch) * t.seqLen;
         const bool lora = t.method != TrainMethod::Full;
@@ -307,19 +351,41 @@ TrainingResult trainingPerformance(Plan& p)
             for (const auto& lin : p.linears)
                 if (std::find(t.loraTargets.begin(), t.loraTargets.end(), lin.name) != t.loraTargets.end())
                     adapterFlops += 6.0 * tokens * t.loraRank * double(lin.in + lin.out) * lin.perLayer * m.layers;
-            gemm += adapterFlops / (peak(p, p.compute) * gemmEff(p, p.compute, tokens, t.loraRank, m.hidden));
+            // peft keeps the adapters in fp32 over a 16-bit base: without autocast
+            // their skinny GEMMs run in fp32 on CUDA cores (matmul TF32 is off by
+            // default), far below the base's tensor-core rate.
+            const DType at = p.autocast || p.compute == DType::TF32 ? p.compute : DType::FP32;
+            gemm += adapterFlops / (peak(p, at) * gemmEff(p, at, tokens, t.loraRank, m.hidden));
         }
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
-        const double attn = attnF * (1 + 2.5 + recompute) / (peak(p, p.compute) * attnEff(p));
+        const double attn = attnF * (1 + 2.5 + recompute) / attnRate(p, false);
 
-        // Elementwise traffic scales with what the layers save (see memorymodel).
-        const double perLayer = activationBytesPerTokenLayer(p);
+        // Elementwise traffic scales with what the layers save (see memorymodel);
+        // the composed tanh GELU's saved intermediates are counted by its own term.
+        const bool tanhGelu = composedTanhGelu(p);
+        const double ffnElems = m.moe.enabled() ? double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared)
+                                                : double(m.ffnHidden);
+        const double perLayer = activationBytesPerTokenLayer(p) - (tanhGelu ? 3 * p.actBytes * ffnElems : 0);
         const int layers = (m.layers + p.pp - 1) / p.pp;
         const double saved = perLayer * layers * tokens / p.tp;
         const double ew = (p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) * saved * (1 + recompute / 3) / bw;
+        const double geluElemBytes = p.autocast ? 4 : p.actBytes;
+        const double gelu = tanhGelu ? (kTanhGeluAccessesFwd * (1 + recompute) + kTanhGeluAccessesBwd) * geluElemBytes *
+                                           ffnElems * tokens * layers / p.tp / bw
+                                     : 0;
         const double logits = (p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) * tokens * double(m.vocab) / p.tp / bw;
         const double casts = p.autocast ? 6.0 * m.matmulParamsPerToken() / (p.tp * p.pp) * (1 + recompute) / bw : 0;
-        const double kernels = kernelsPerLayer(p) * layers * (3 + recompute) * tKernel;
+        // Eager launches are asynchronous: the host runs ahead of the GPU, so its
+        // launch time hides behind the GPU's work and the micro-batch takes the
+        // longer of the two. The MoE expert loop syncs the host with the GPU for
+        // every expert (torch.where on the routing), so those launches add.
+        const double expertLoop = expertLoopKernelsPerLayer(p);
+        const double launches = (kernelsPerLayer(p) - expertLoop) * layers * (3 + recompute);
+        const double hostKernels = launches * tKernel;
+        const double syncedKernels = expertLoop * layers * (3 + recompute) * tKernel;
+        // Each kernel also holds the GPU for a fixed device-side time (launch
+        // latency, ramp-up and tail of its waves) that no byte or FLOP count shows.
+        const double deviceKernels = launches * c.kernelSDevice;
         // QLoRA: bitsandbytes dequantizes each NF4 base weight to bf16 before its
         // GEMM (read 0.516 B with the absmax, write 2 B), once in the forward,
         // once for the input gradients, once more when recomputing.
@@ -330,20 +396,29 @@ TrainingResult trainingPerformance(Plan& p)
                    [&] { return std::string(fmt(2 + recompute) + " passes x " + fmt(qloraBaseParams(p) / 1e9) +
                                             "B base weights x (0.516 B read + 2 B written) / bandwidth"); });
         }
-        micro = gemm + attn + ew + logits + casts + kernels + dequant;
+        const double gpu = gemm + attn + ew + gelu + logits + casts + dequant + deviceKernels;
+        const double exposedHost = std::max(0.0, hostKernels - gpu);
+        const double kernels = exposedHost + syncedKernels;
+        micro = gpu + kernels;
+        if (tanhGelu)
+            p.term("time.gelu", "Composed tanh GELU (eager)", gelu * 1e3, "ms", [&] {
+                return std::string(fmt(kTanhGeluAccessesFwd * (1 + recompute) + kTanhGeluAccessesBwd) + " accesses x " +
+                                   fmt(geluElemBytes) + " B x ffn width x tokens x layers / bandwidth");
+            });
         modelFlops = modelTrainFlops(p, bwdFactor, adapterFlops);
         p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (peak x " + fmt(attnEff(p)) + ")"); });
+               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (" + attnRateText(p, false) + ")"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) + " B x tokens x vocab / bandwidth"); });
-        p.term("time.overhead", "Kernel launches (host)", kernels * 1e3, "ms",
+        p.term("time.overhead", "Kernel launches (host, beyond the GPU's work)", kernels * 1e3, "ms",
                [&] { return std::string(fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
-                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us"); });
+                   fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us, hidden behind " + fmt(gpu * 1e3) +
+                   " ms of GPU work" + (syncedKernels > 0 ? " except the expert loop's synced launches" : "")); });
     }
 
     // Optimizer step: fused AdamW reads p, g, m, v and writes p, m, v.
@@ -516,28 +591,11 @@ InferenceResult inferencePerformance(Plan& p)
     const double bw = bandwidth(p);
 
     if (!m.isLanguageModel()) {
-        const double scale = std::pow(double(inf.imageSize) / m.vision.nativeImageSize, 2);
-        const double fwd = m.vision.gflopsPerImage * 1e9 * scale * inf.batch;
-        const DType ct = p.compute == DType::FP32 && p.gpu->supports(DType::TF32) ? DType::TF32 : p.compute;
-        const double conv = fwd / (peak(p, ct) * c.convEff);
-        // Every layer output is written once and read once.
-        const double traffic = 2 * m.vision.trainActivationBytesPerImage * scale * inf.batch * (p.actBytes / 2) / bw;
-        const double tk = p.optimized ? c.kernelSInferOptimized : c.kernelSInferEager;
-        const double kernels = m.vision.kernelsPerStep * tk;
-        const double t = conv + traffic + kernels;
-        r.latencyMs = t * 1e3;
-        r.samplesPerS = inf.batch / t * p.dp;
-        p.term("time.compute", "Convolutions", conv * 1e3, "ms",
-               [&] { return std::string(fmt(m.vision.gflopsPerImage) + " GFLOP/image x batch / (peak x " + fmt(c.convEff) + ")"); });
-        p.term("time.memory", "Activation traffic", traffic * 1e3, "ms", [&] { return std::string("2 x activation bytes / bandwidth"); });
-        p.term("time.overhead", "Kernel launches", kernels * 1e3, "ms",
-               [&] { return std::string(fmt(m.vision.kernelsPerStep) + " kernels x " + fmt(tk * 1e6) + " us"); });
+        visionInference(p, r);
         return r;
     }
 
     const int layers = (m.layers + p.pp - 1) / p.pp;
-    // FP4 models keep attention in FP8 (NVFP4 quantizes the linear layers only).
-    const DType attnType = p.compute == DType::FP4 ? DType::FP8 : p.compute;
     double f = double(m.ffnHidden);
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
@@ -549,7 +607,7 @@ InferenceResult inferencePerformance(Plan& p)
     // launches and the TP all-reduces, across every pipeline stage in turn.
     auto forwardSeconds = [&](double tokens, double head, double passAttnFlops, GemmWork& gemm, double& attnS) {
         gemm = forwardGemms(p, tokens, head, p.compute);
-        attnS = passAttnFlops / (peak(p, attnType) * attnFwdEff(p));
+        attnS = passAttnFlops / attnRate(p, true);
         // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
         // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
         const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
@@ -568,7 +626,7 @@ InferenceResult inferencePerformance(Plan& p)
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (peak x " + fmt(attnFwdEff(p)) + ")"); });
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ")"); });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
            [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
 
@@ -601,9 +659,10 @@ InferenceResult inferencePerformance(Plan& p)
                          : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
     const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
     const double gemmFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp);
-    // A decode GEMM is weight-load bound until the batch nears the ridge point
-    // (~300 tokens on an H100); rows are floored (decode_gemm_min_rows) so the
-    // small-M tile penalty is not counted twice.
+    // A decode GEMM is weight-load bound until the batch nears the ridge point;
+    // its compute is timed at its real rows (the batch, floored at one 64-row
+    // tile, decode_gemm_min_rows): at batch 128 few tiles fill the SMs, so on a
+    // part with the H200's bandwidth the GEMMs turn compute-bound first.
     const double weightTime = std::max(
         weightBytes / decodeBw,
         gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));

@@ -195,7 +195,18 @@ std::vector<ModelArch> buildPresets()
         v.trainActivationBytesPerImage = 70.5e6;
         v.inferActivationBytesPerImage = 8e6;
         v.nativeImageSize = 224;
-        v.kernelsPerStep = 200;
+        // torchvision's eager encoder block launches 15 kernels forward in one
+        // dtype (LayerNorm, packed in-projection, q/k/v and output copies, SDPA,
+        // out-projection, GELU, three dropouts, two adds, second LayerNorm, two
+        // MLP linears) x 12, plus the patch convolution, class token, position
+        // add, final norm and head: 191 (autocast's casts are added by the
+        // performance model).
+        v.kernelsPerStep = 191;
+        v.encoderLayers = 12;
+        v.encoderHidden = 768;
+        v.encoderHeads = 12;
+        v.encoderMlp = 3072;
+        v.patchSize = 16;
         p.push_back(visionPreset("vit-b-16", "ViT-B/16", v));
     }
     return p;

@@ -96,8 +96,8 @@ private slots:
     void builtinTableIsCompleteAndWithinBounds()
     {
         const gp::Calibration& c = gp::builtinCalibration();
-        QCOMPARE(gp::calibrationConstantCount(), 78);
-        QCOMPARE(int(c.entries.size()), 78);
+        QCOMPARE(gp::calibrationConstantCount(), 81);
+        QCOMPARE(int(c.entries.size()), 81);
         QVERIFY(c.warnings.empty());
         std::map<std::string, int> kinds;
         for (const auto& e : c.entries) {
@@ -107,9 +107,9 @@ private slots:
             QVERIFY2(!e.unit.empty() && !e.fittedOn.empty() && !e.form.empty(), where.constData());
             ++kinds[e.kind];
         }
-        // 28 fitted on runs, 15 read directly off a measurement, 5 from papers and engines, 30 judgement.
+        // 31 fitted on runs, 15 read directly off a measurement, 5 from papers and engines, 30 judgement.
         QCOMPARE(kinds.size(), std::size_t(4));
-        QCOMPARE(kinds["fitted"], 28);
+        QCOMPARE(kinds["fitted"], 31);
         QCOMPARE(kinds["measured"], 15);
         QCOMPARE(kinds["literature"], 5);
         QCOMPARE(kinds["assumed"], 30);
@@ -197,7 +197,7 @@ private slots:
         doc = minimalDocument();
         doc["constants"].push_back({{"id", "conv_eff"}, {"value", 0.5}});
         QCOMPARE(problemsOf(doc.dump()),
-                 QStringList{"constants[78].id: \"conv_eff\" is given twice (first at constants[35])"});
+                 QStringList{"constants[81].id: \"conv_eff\" is given twice (first at constants[35])"});
         doc = minimalDocument();
         doc["constants"][2] = 7;
         QCOMPARE(problemsOf(doc.dump()),
@@ -214,7 +214,7 @@ private slots:
                              "value - unexpected '}'; expected '[', '{', or a literal"});
         json doc = minimalDocument();
         doc["count"] = 5;
-        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 78 known constants"});
+        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 81 known constants"});
         doc = minimalDocument();
         doc["format"] = "gpu-catalog";
         QCOMPARE(problemsOf(doc.dump()), QStringList{"format: must be \"gpuplanner-calibration\""});

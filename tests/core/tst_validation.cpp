@@ -115,15 +115,13 @@ private slots:
     void roundTwoRunsTheCalibrationNeverSaw()
     {
         // measured-round2.json: 24 runs of other shapes on an H100 and an H200
-        // (shared/calibration). Memory, prefill and decode are held to the
-        // bounds of issue #11; training and vision speed are known misses (GPT-2
-        // small-model steps, ResNet/ViT rates: see the README), held where they
-        // are today so they can only get better.
+        // (shared/calibration), held to the bounds of issue #11 (training 10%,
+        // vision 12%).
         const gp::ValidationReport r2 = gp::validateDirectory(GP_TEST_DATA_DIR "/round2", gp::Catalog::builtin());
         QCOMPARE(r2.metrics.at("memory_total_gib").n, 23);
         const std::pair<const char*, double> bounds[] = {{"memory_total_gib", 8.0},   {"prefill_ms", 10.0},
-                                                        {"decode_ms", 8.0},          {"train_tokens_per_s", 20.0},
-                                                        {"vision_images_per_s", 35.0}};
+                                                        {"decode_ms", 5.0},          {"train_tokens_per_s", 10.0},
+                                                        {"vision_images_per_s", 12.0}};
         for (const auto& [metric, bound] : bounds) {
             const auto& m = r2.metrics.at(metric);
             QVERIFY2(m.mape <= bound, qPrintable(QStringLiteral("%1 MAPE %2% > %3%").arg(metric).arg(m.mape).arg(bound)));
@@ -136,6 +134,33 @@ private slots:
         const qsizetype end = text.indexOf(QStringLiteral("```\n<!-- validate-round2:end -->"));
         QVERIFY(begin >= 0 && end > begin);
         QCOMPARE(text.mid(begin + open.size(), end - begin - open.size()), QString::fromStdString(gp::validationSummary(r2)));
+    }
+
+    void roundThreeRunsOfOtherShapes()
+    {
+        // tests/data/round3: 65 runs of other models, batches and precisions on
+        // an H100 and an H200, predicted before any constant saw them (README).
+        // Decode and prefill hold issue #11's bounds; training, vision and
+        // memory are held where they are (known misses listed in the README).
+        const gp::ValidationReport r3 = gp::validateDirectory(GP_TEST_DATA_DIR "/round3", gp::Catalog::builtin());
+        QCOMPARE(r3.metrics.at("memory_total_gib").n, 65);
+        QCOMPARE(r3.metrics.at("train_tokens_per_s").n, 27);
+        QCOMPARE(r3.metrics.at("vision_images_per_s").n, 22);
+        const std::pair<const char*, double> bounds[] = {{"memory_total_gib", 10.0},   {"prefill_ms", 10.0},
+                                                        {"decode_ms", 5.0},           {"train_tokens_per_s", 8.0},
+                                                        {"vision_images_per_s", 18.0}};
+        for (const auto& [metric, bound] : bounds) {
+            const auto& m = r3.metrics.at(metric);
+            QVERIFY2(m.mape <= bound, qPrintable(QStringLiteral("%1 MAPE %2% > %3%").arg(metric).arg(m.mape).arg(bound)));
+        }
+        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const QString open = QStringLiteral("<!-- validate-round3:begin -->\n```\n");
+        const qsizetype begin = text.indexOf(open);
+        const qsizetype end = text.indexOf(QStringLiteral("```\n<!-- validate-round3:end -->"));
+        QVERIFY(begin >= 0 && end > begin);
+        QCOMPARE(text.mid(begin + open.size(), end - begin - open.size()), QString::fromStdString(gp::validationSummary(r3)));
     }
 
     void deviceNamesMapToCatalogIds_data()

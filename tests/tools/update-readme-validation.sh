@@ -8,7 +8,7 @@ cli=${1:-$root/build/dev/app/gpuplanner-cli}
 export GPUPLANNER_CATALOG_OVERLAY=/nonexistent/gpuplanner-readme-overlay.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for pair in validate:calibration validate-published:published validate-round2:round2; do
+for pair in validate:calibration validate-published:published validate-round2:round2 validate-round3:round3; do
     tag=${pair%%:*}
     "$cli" validate "$root/tests/data/${pair#*:}" --summary >"$tmp/$tag.txt"
 done
