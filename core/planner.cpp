@@ -80,7 +80,9 @@ private:
     GpuEstimate eval(const Gpu& g)
     {
         ++m_considered;
-        return estimateOn(m_work, g, EstimateOptions{false});
+        EstimateOptions options{false};
+        options.calibration = m_request.calibration;
+        return estimateOn(m_work, g, options);
     }
     void keep(PlanOption o, const Gpu& g);
     void noteMiss(const Gpu& g, const GpuEstimate& e);

@@ -51,6 +51,8 @@ struct PlanResult {
 
 struct PlanRequest {
     int top = 10;
+    /// The constants every estimate uses (`--calibration FILE`); nullptr = built-in.
+    const Calibration* calibration = nullptr;
 };
 
 /// Searches GPU type x count (up to hardware.max_count) x TP/PP/ZeRO x

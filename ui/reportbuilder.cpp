@@ -293,7 +293,7 @@ void ReportBuilder::prepare()
     // meets the targets as configured.
     if (((m_sections & PlanSection) || recommendedIndex(m_estimate) < 0) && !m_plan) {
         try {
-            m_plan = gp::plan(m_scenario, m_catalog, gp::PlanRequest{kMaxPlanOptions});
+            m_plan = gp::plan(m_scenario, m_catalog, gp::PlanRequest{kMaxPlanOptions, m_calibration});
         } catch (const gp::InputError& e) {
             m_planError = problems(e);
         } catch (const std::exception& e) {
