@@ -1078,7 +1078,7 @@ void TestCli::reportHookFailure()
 
     // Bad scenario: 2, and the hook is never called.
     bool called = false;
-    hooks.report = [&](const gp::Scenario&, const gp::Catalog&, const std::string&) {
+    hooks.report = [&](const gp::Scenario&, const gp::Catalog&, const std::string&, const gp::Calibration*) {
         called = true;
         return std::string();
     };
