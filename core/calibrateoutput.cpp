@@ -144,12 +144,16 @@ std::string crossValidationTable(const CrossValidation& cv)
     std::snprintf(line, sizeof line, "%-48s %-16s %-26s %11s %11s %8s %11s %8s\n", "record", "gpu", "metric", "measured",
                   "in-sample", "error", "LOO", "error");
     out << line;
-    const auto& loo = cv.leaveOneOut.rows;
-    for (std::size_t i = 0; i < cv.inSample.rows.size() && i < loo.size(); ++i) {
-        const ValidationRow& r = cv.inSample.rows[i];
+    for (const ValidationRow& r : cv.inSample.rows) {
+        const ValidationRow* loo = nullptr;
+        for (const auto& l : cv.leaveOneOut.rows)
+            if (l.caseIndex == r.caseIndex && l.metric == r.metric)
+                loo = &l;
+        if (!loo)
+            continue; // the refit made it unpredictable (not finite): left out
         std::snprintf(line, sizeof line, "%-48s %-16s %-26s %11.4g %11.4g %+7.1f%% %11.4g %+7.1f%%\n",
                       r.record.substr(0, 48).c_str(), r.gpu.substr(0, 16).c_str(), r.metric.substr(0, 26).c_str(),
-                      r.measured, r.predicted, r.errorPct(), loo[i].predicted, loo[i].errorPct());
+                      r.measured, r.predicted, r.errorPct(), loo->predicted, loo->errorPct());
         out << line;
     }
     out << "\n" << crossValidationSummary(cv);
