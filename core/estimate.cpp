@@ -188,9 +188,9 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
 
 Uncertainty uncertaintyFor(const Plan& p)
 {
-    // 1-sigma relative errors: the calibration residuals (mean absolute % error on
-    // measured-h100.json, x 1.25 to turn a mean absolute deviation into a
-    // standard deviation), widened for what the calibration did not cover.
+    // 1-sigma relative errors: the RMS of the leave-one-out log residuals of the
+    // calibration runs (set by `calibrate`, core/calibrate.h), widened for what
+    // the calibration did not cover.
     const Calibration& c = *p.cal;
     double mem = c.uncertaintyMemory;
     double thr = p.training ? c.uncertaintyThroughputTraining : c.uncertaintyThroughputInference;

@@ -55,6 +55,7 @@ struct PlanResult {
 
 struct PlanRequest {
     int top = 10;
+    /// The constants every estimate uses (`--calibration FILE`); nullptr = built-in.
     const Calibration* calibration = nullptr;
 };
 

@@ -17,28 +17,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace gp {
 
 using nlohmann::json;
 
 namespace {
-
-// The accuracy the README promises on the calibration runs (mean absolute % error).
-// Published multi-GPU runs (issue #4): 20% on throughput. The torchtune memory
-// rows stay informational: their LoRA placement, sequence packing and chunked
-// loss are not stated precisely enough to predict (see README).
-const std::map<std::string, double> kBounds = {
-    {"memory_total_gib", 8},
-    {"train_tokens_per_s", 12},
-    {"decode_ms", 8},
-    {"prefill_ms", 15},
-    {"vision_images_per_s", 15},
-    {"published_train_tokens_per_s_per_gpu", 20},
-    {"published_infer_output_tokens_per_s", 20},
-    {"published_vision_images_per_s", 20},
-};
 
 std::string lower(std::string s)
 {
@@ -76,11 +60,41 @@ void setPreset(Scenario& s, std::string id)
     s.model = resolveModel(s.modelSpec);
 }
 
-void add(ValidationReport& rep, const std::string& record, const std::string& gpu, const std::string& metric,
-         double predicted, double measured)
+using Rows = std::vector<ValidationRow>;
+
+void add(Rows& rows, const std::string& record, const std::string& gpu, const std::string& metric, double predicted,
+         double measured)
 {
     if (measured > 0 && std::isfinite(predicted))
-        rep.rows.push_back({record, gpu, metric, predicted, measured});
+        rows.push_back({record, gpu, metric, predicted, measured});
+}
+
+std::string familyOf(const Scenario& s)
+{
+    if (s.model.family == ModelFamily::Vision)
+        return s.model.id.find("vit") != std::string::npos ? "ViT" : "CNN";
+    if (s.model.family == ModelFamily::Encoder)
+        return "encoder";
+    return s.model.moe.enabled() ? "MoE" : "decoder LLM";
+}
+
+/// Emits (metric, predicted, measured) rows from one estimate.
+using Score = std::function<void(const GpuEstimate&, const std::function<void(const char*, double, double)>&)>;
+
+/// Adds a case that estimates `s` on `gpu` once per prediction. It is predicted
+/// once here, so an estimate that throws skips the record now, not in a refit.
+void addCase(ValidationSet& set, const Scenario& s, const Gpu& gpu, Score score)
+{
+    ValidationCase c{s.name, gpu.id, familyOf(s), {}};
+    c.predict = [s, gpu, score = std::move(score)](const EstimateOptions& o, Rows& rows) {
+        const GpuEstimate e = estimateOn(s, gpu, o);
+        score(e, [&](const char* metric, double predicted, double measured) {
+            add(rows, s.name, gpu.id, metric, predicted, measured);
+        });
+    };
+    Rows trial;
+    c.predict(EstimateOptions{false}, trial);
+    set.cases.push_back(std::move(c));
 }
 
 /// Reads a record's integers with bounds; every bad value is an error naming the
@@ -108,7 +122,7 @@ double num(const json& r, const char* key, double fallback = 0)
 
 /// One record in measure.py's shape.
 void validateMeasured(const json& r, const std::string& gpuId, double contextMib, const Catalog& cat,
-                      ValidationReport& rep, RecordReader& rr)
+                      ValidationSet& rep, RecordReader& rr)
 {
     const std::string kind = r.value("kind", "");
     const std::string name = r.value("name", kind);
@@ -153,9 +167,10 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         }
         if (!rr.ok())
             return;
-        const GpuEstimate e = estimateOn(s, *gpu);
-        add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
-        add(rep, name, gpuId, "train_tokens_per_s", e.training->tokensPerS, num(r, "tokens_per_s"));
+        addCase(rep, s, *gpu, [measuredTotalGib, tokens = num(r, "tokens_per_s")](const GpuEstimate& e, const auto& add) {
+            add("memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
+            add("train_tokens_per_s", e.training->tokensPerS, tokens);
+        });
     } else if (kind == "infer_llm") {
         s.mode = Mode::Inference;
         s.runtime = r.value("runtime", std::string("optimized")) == "eager" ? Runtime::Eager : Runtime::Optimized;
@@ -167,10 +182,13 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         in.outputTokens = 1;
         if (!rr.ok())
             return;
-        const GpuEstimate e = estimateOn(s, *gpu);
-        add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
-        add(rep, name, gpuId, "decode_ms", e.inference->tpotMs.value_or(0), num(r, "decode_step_ms"));
-        add(rep, name, gpuId, "prefill_ms", e.inference->ttftMs.value_or(0), num(r, "ttft_ms_prefill_only"));
+        addCase(rep, s, *gpu,
+                [measuredTotalGib, decode = num(r, "decode_step_ms"),
+                 prefill = num(r, "ttft_ms_prefill_only")](const GpuEstimate& e, const auto& add) {
+                    add("memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
+                    add("decode_ms", e.inference->tpotMs.value_or(0), decode);
+                    add("prefill_ms", e.inference->ttftMs.value_or(0), prefill);
+                });
     } else if (kind == "train_vision" || kind == "infer_vision") {
         const bool train = kind == "train_vision";
         s.mode = train ? Mode::Training : Mode::Inference;
@@ -191,17 +209,17 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         }
         if (!rr.ok())
             return;
-        const GpuEstimate e = estimateOn(s, *gpu);
-        add(rep, name, gpuId, "memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
-        const double predicted = train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0);
-        add(rep, name, gpuId, "vision_images_per_s", predicted, num(r, "images_per_s"));
+        addCase(rep, s, *gpu, [train, measuredTotalGib, images = num(r, "images_per_s")](const GpuEstimate& e, const auto& add) {
+            add("memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
+            add("vision_images_per_s", train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0), images);
+        });
     } else {
         rep.skipped.push_back(name + ": unknown kind \"" + kind + "\"");
     }
 }
 
 /// One record in published.json's shape (id, category, model_arch, hardware, software, metric, value).
-void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep, RecordReader& rr)
+void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, RecordReader& rr)
 {
     const std::string id = r.value("id", std::string("?"));
     const std::string category = r.value("category", "");
@@ -271,9 +289,9 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
                     s.training.microBatch = 1;
                 }
             }
-            const GpuEstimate e = estimateOn(s, *gpu);
-            add(rep, label, gpuId, "published_train_tokens_per_s_per_gpu", e.training->tokensPerS / s.hardware.count,
-                num(r, "value"));
+            addCase(rep, s, *gpu, [count = s.hardware.count, value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+                add("published_train_tokens_per_s_per_gpu", e.training->tokensPerS / count, value);
+            });
         } else if (category == "training_memory") {
             if (has(lower(sw.value("optimizer", std::string())), "paged")) {
                 rep.skipped.push_back(label + ": paged 8-bit AdamW with optimizer-in-backward keeps states in host "
@@ -293,10 +311,10 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
             s.training.checkpointing = Checkpointing::Full;
             if (s.training.method != TrainMethod::Full)
                 s.training.loraTargets = {"q_proj", "v_proj", "o_proj"};
-            const GpuEstimate e = estimateOn(s, *gpu);
             // torchtune reports max_memory_reserved: no CUDA context.
-            add(rep, label, gpuId, "published_peak_reserved_gib",
-                units::bytesToGiB(e.memory.total()) - 620.0 / 1024, num(r, "value"));
+            addCase(rep, s, *gpu, [value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+                add("published_peak_reserved_gib", units::bytesToGiB(e.memory.total()) - 620.0 / 1024, value);
+            });
         } else if (category == "vision") {
             setPreset(s, has(modelName, "resnet-50") || has(modelName, "resnet50") ? "resnet50" : "resnet18");
             const bool train = has(lower(r.value("mode", std::string())), "training");
@@ -311,9 +329,10 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
                 s.inference.batch = batch;
                 s.inference.precision = InferPrecision::FP16;
             }
-            const GpuEstimate e = estimateOn(s, *gpu);
-            add(rep, label, gpuId, "published_vision_images_per_s",
-                train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0), num(r, "value"));
+            addCase(rep, s, *gpu, [train, value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+                add("published_vision_images_per_s", train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0),
+                    value);
+            });
         } else if (category == "inference" && has(precision, "fp4")) {
             rep.skipped.push_back(label + ": FP4 serving is not a scenario precision yet (fp32..int4)");
         } else if (category == "inference") {
@@ -335,31 +354,37 @@ void validatePublished(const json& r, const Catalog& cat, ValidationReport& rep,
                                     : has(precision, "int4") ? InferPrecision::INT4
                                     : has(precision, "int8") ? InferPrecision::INT8
                                                              : InferPrecision::BF16;
-            const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
-            double best = 0;
-            int bestBatch = 0;
-            // Paged KV caches admit requests by the memory they use now: on
-            // average a running request is half-way through its output.
-            const double inUse = (s.inference.promptTokens + s.inference.outputTokens / 2.0) /
-                                 (s.inference.promptTokens + s.inference.outputTokens);
-            for (int step = 0; step < 40; ++step) {
-                const int batch = (step % 2 == 0 ? 2 : 3) << (step / 2) >> 1; // 1, 1, 2, 3, 4, 6, 8, 12, ...
-                if (batch < 1 || batch > 2048)
-                    break;
-                s.inference.batch = batch;
-                const GpuEstimate e = estimateOn(s, *gpu, EstimateOptions{false});
-                // The engine gives its KV pool a fraction of the memory left free
-                // after weights and buffers (trtllm-bench: kv_cache_free_gpu_mem_fraction 0.95).
-                const double others = e.memory.total() - e.memory.kvCache;
-                if (others + e.memory.kvCache * inUse / kvFraction > e.capacityBytes)
-                    break;
-                if (e.inference->tokensPerS && *e.inference->tokensPerS > best) {
-                    best = *e.inference->tokensPerS;
-                    bestBatch = batch;
+            ValidationCase c{label, gpuId, familyOf(s), {}};
+            c.predict = [s, g = *gpu, value = num(r, "value")](const EstimateOptions& o, Rows& rows) mutable {
+                const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
+                double best = 0;
+                int bestBatch = 0;
+                // Paged KV caches admit requests by the memory they use now: on
+                // average a running request is half-way through its output.
+                const double inUse = (s.inference.promptTokens + s.inference.outputTokens / 2.0) /
+                                     (s.inference.promptTokens + s.inference.outputTokens);
+                for (int step = 0; step < 40; ++step) {
+                    const int batch = (step % 2 == 0 ? 2 : 3) << (step / 2) >> 1; // 1, 1, 2, 3, 4, 6, 8, 12, ...
+                    if (batch < 1 || batch > 2048)
+                        break;
+                    s.inference.batch = batch;
+                    const GpuEstimate e = estimateOn(s, g, o);
+                    // The engine gives its KV pool a fraction of the memory left free
+                    // after weights and buffers (trtllm-bench: kv_cache_free_gpu_mem_fraction 0.95).
+                    const double others = e.memory.total() - e.memory.kvCache;
+                    if (others + e.memory.kvCache * inUse / kvFraction > e.capacityBytes)
+                        break;
+                    if (e.inference->tokensPerS && *e.inference->tokensPerS > best) {
+                        best = *e.inference->tokensPerS;
+                        bestBatch = batch;
+                    }
                 }
-            }
-            add(rep, label + " (batch " + std::to_string(bestBatch) + ")", gpuId,
-                "published_infer_output_tokens_per_s", best, num(r, "value"));
+                add(rows, s.name + " (batch " + std::to_string(bestBatch) + ")", g.id,
+                    "published_infer_output_tokens_per_s", best, value);
+            };
+            Rows trial;
+            c.predict(EstimateOptions{false}, trial);
+            rep.cases.push_back(std::move(c));
         } else {
             rep.skipped.push_back(label + ": category \"" + category + "\" not modelled");
         }
@@ -427,15 +452,9 @@ std::string gpuIdFromDeviceName(const std::string& raw)
     return std::string();
 }
 
-bool ValidationReport::withinBounds() const
-{
-    for (const auto& [metric, m] : metrics)
-        if (m.bound > 0 && m.n > 0 && m.mape > m.bound)
-            return false;
-    return true;
-}
+namespace {
 
-void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report)
+void loadText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationSet& report)
 {
     json doc;
     try {
@@ -483,107 +502,76 @@ void validateText(const std::string& text, const std::string& origin, const Cata
         throw BadRecords(std::move(problems));
 }
 
-void summarize(ValidationReport& report)
-{
-    report.metrics.clear();
-    for (const auto& row : report.rows) {
-        auto& m = report.metrics[row.metric];
-        m.n++;
-        m.mape += std::fabs(row.errorPct());
-    }
-    for (auto& [metric, m] : report.metrics) {
-        m.mape /= std::max(1, m.n);
-        auto it = kBounds.find(metric);
-        m.bound = it != kBounds.end() ? it->second : 0;
-    }
-}
+} // namespace
 
-ValidationReport validateDirectory(const std::string& dir, const Catalog& catalog)
+ValidationReport predictSet(const ValidationSet& set, const Calibration* calibration)
 {
-    namespace fs = std::filesystem;
     ValidationReport report;
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw InputError(dir, "not a directory");
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".json")
-            files.push_back(entry.path());
-    if (ec)
-        throw InputError(dir, "cannot read: " + ec.message());
-    std::sort(files.begin(), files.end());
-    std::vector<Diagnostic> badRecords;
-    for (const auto& f : files) {
-        try {
-            validateText(readTextFileBounded(f.string()), f.filename().string(), catalog, report);
-        } catch (const BadRecords& e) {
-            badRecords.insert(badRecords.end(), e.problems().begin(), e.problems().end());
-        } catch (const InputError& e) {
-            report.skipped.push_back(f.filename().string() + ": " + e.what());
-        }
+    EstimateOptions options{false};
+    options.calibration = calibration;
+    for (std::size_t i = 0; i < set.cases.size(); ++i) {
+        const std::size_t from = report.rows.size();
+        set.cases[i].predict(options, report.rows);
+        for (std::size_t k = from; k < report.rows.size(); ++k)
+            report.rows[k].caseIndex = int(i);
     }
-    if (!badRecords.empty())
-        throw InputError(std::move(badRecords));
+    report.skipped = set.skipped;
     summarize(report);
     return report;
 }
 
-std::string validationToTable(const ValidationReport& r)
+void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report)
 {
-    std::ostringstream out;
-    char line[512];
-    std::snprintf(line, sizeof line, "%-48s %-22s %-36s %12s %12s %8s\n", "record", "gpu", "metric", "predicted",
-                  "measured", "error");
-    out << line;
-    for (const auto& row : r.rows) {
-        std::snprintf(line, sizeof line, "%-48s %-22s %-36s %12.4g %12.4g %+7.1f%%\n", row.record.substr(0, 48).c_str(),
-                      row.gpu.c_str(), row.metric.c_str(), row.predicted, row.measured, row.errorPct());
-        out << line;
+    ValidationSet set;
+    try {
+        loadText(text, origin, catalog, set);
+    } catch (const BadRecords&) {
+        report.skipped.insert(report.skipped.end(), set.skipped.begin(), set.skipped.end());
+        throw;
     }
-    out << "\n" << validationSummary(r);
-    if (!r.skipped.empty()) {
-        out << "\nnot scored:\n";
-        for (const auto& s : r.skipped)
-            out << "  " << s << "\n";
-    }
-    return out.str();
+    const ValidationReport part = predictSet(set);
+    report.rows.insert(report.rows.end(), part.rows.begin(), part.rows.end());
+    report.skipped.insert(report.skipped.end(), part.skipped.begin(), part.skipped.end());
 }
 
-std::string validationSummary(const ValidationReport& r)
+ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog)
 {
-    std::ostringstream out;
-    char line[512];
-    std::snprintf(line, sizeof line, "%-38s %4s %8s %8s\n", "metric", "n", "MAPE", "bound");
-    out << line;
-    for (const auto& [metric, m] : r.metrics) {
-        std::snprintf(line, sizeof line, "%-38s %4d %7.1f%% %8s\n", metric.c_str(), m.n, m.mape,
-                      m.bound > 0 ? ((std::to_string(int(m.bound)) + "%") + (m.mape <= m.bound ? " ok" : " OVER")).c_str()
-                                  : "-");
-        out << line;
+    namespace fs = std::filesystem;
+    ValidationSet set;
+    std::vector<Diagnostic> badRecords;
+    for (const std::string& dir : dirs) {
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec))
+            throw InputError(dir, "not a directory");
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(dir, ec))
+            if (entry.is_regular_file() && entry.path().extension() == ".json")
+                files.push_back(entry.path());
+        if (ec)
+            throw InputError(dir, "cannot read: " + ec.message());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            const std::size_t before = set.cases.size();
+            try {
+                loadText(readTextFileBounded(f.string()), f.filename().string(), catalog, set);
+            } catch (const BadRecords& e) {
+                badRecords.insert(badRecords.end(), e.problems().begin(), e.problems().end());
+            } catch (const InputError& e) {
+                set.skipped.push_back(f.filename().string() + ": " + e.what());
+            }
+            if (set.cases.size() > before)
+                set.sources.push_back((fs::path(dir) / f.filename()).generic_string() + ": " +
+                                      std::to_string(set.cases.size() - before) + " records");
+        }
     }
-    return out.str();
+    if (!badRecords.empty())
+        throw InputError(std::move(badRecords));
+    return set;
 }
 
-std::string validationToJson(const ValidationReport& r)
+ValidationReport validateDirectory(const std::string& dir, const Catalog& catalog)
 {
-    nlohmann::ordered_json doc;
-    doc["format"] = "gpuplanner-validation";
-    doc["version"] = 1;
-    auto rows = nlohmann::ordered_json::array();
-    for (const auto& row : r.rows)
-        rows.push_back({{"record", row.record},
-                        {"gpu", row.gpu},
-                        {"metric", row.metric},
-                        {"predicted", row.predicted},
-                        {"measured", row.measured},
-                        {"error_pct", row.errorPct()}});
-    doc["rows"] = rows;
-    auto metrics = nlohmann::ordered_json::object();
-    for (const auto& [metric, m] : r.metrics)
-        metrics[metric] = {{"n", m.n}, {"mape_pct", m.mape}, {"bound_pct", m.bound}};
-    doc["metrics"] = metrics;
-    doc["skipped"] = r.skipped;
-    return doc.dump(2) + "\n";
+    return predictSet(loadValidationSet({dir}, catalog));
 }
 
 } // namespace gp

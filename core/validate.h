@@ -1,6 +1,7 @@
 #pragma once
 #include "errors.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -8,6 +9,8 @@
 namespace gp {
 
 class Catalog;
+struct Calibration;
+struct EstimateOptions;
 
 /// One predicted-vs-measured comparison.
 struct ValidationRow {
@@ -16,6 +19,7 @@ struct ValidationRow {
     std::string metric;   // memory_total_gib, train_tokens_per_s, decode_ms, prefill_ms, vision_images_per_s, ...
     double predicted = 0;
     double measured = 0;
+    int caseIndex = -1;   // the ValidationCase (record) it came from
     double errorPct() const { return measured != 0 ? (predicted - measured) / measured * 100 : 0; }
 };
 
@@ -30,6 +34,23 @@ struct ValidationReport {
     std::map<std::string, MetricSummary> metrics;
     std::vector<std::string> skipped;  // "name: reason"
     bool withinBounds() const;
+};
+
+/// One measured record (one run, all its metrics), parsed once and re-predicted
+/// with any calibration (the fit in calibrate.h predicts it thousands of times).
+struct ValidationCase {
+    std::string record;  // name / id
+    std::string gpu;     // catalog id
+    std::string family;  // "decoder LLM", "MoE", "encoder", "CNN" or "ViT" (from the record's model)
+    /// Appends the record's rows (predicted with options.calibration) to `rows`.
+    std::function<void(const EstimateOptions& options, std::vector<ValidationRow>& rows)> predict;
+};
+
+/// The records of one or more directories, ready to predict.
+struct ValidationSet {
+    std::vector<ValidationCase> cases;
+    std::vector<std::string> skipped;  // "name: reason"
+    std::vector<std::string> sources;  // "DIR/FILE: N records" per file that gave records
 };
 
 /// A measured record with a bad value (a zero pp, a negative batch...): each
@@ -48,6 +69,15 @@ ValidationReport validateDirectory(const std::string& dir, const Catalog& catalo
 /// the text is not a JSON array of records.
 void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report);
 void summarize(ValidationReport& report);
+
+/// Reads every measured record of the JSON files in `dirs` (in order, files by
+/// name), as validateDirectory does, without predicting them yet.
+ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog);
+/// Predicts every case with `calibration` (nullptr = built-in) and summarizes;
+/// each row's caseIndex names its case.
+ValidationReport predictSet(const ValidationSet& set, const Calibration* calibration = nullptr);
+/// True for the metrics the README scores (a bound > 0); the fit uses these rows.
+bool isScoredMetric(const std::string& metric);
 
 std::string validationToTable(const ValidationReport& r);
 /// The per-metric table alone (what the README quotes).

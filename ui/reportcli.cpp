@@ -143,7 +143,8 @@ std::string writeAllOrNothing(const std::string& outPath,
 
 ReportWriter makeHeadlessReportWriter(int argc, char** argv)
 {
-    return [argc, argv](const gp::Scenario& scenario, const gp::Catalog& catalog, const std::string& outPath) -> std::string {
+    return [argc, argv](const gp::Scenario& scenario, const gp::Catalog& catalog, const std::string& outPath,
+                        const gp::Calibration* calibration) -> std::string {
         // Qt Charts are QGraphicsWidgets, so the report needs a QApplication (a
         // QGuiApplication is not enough); it is created only now, and offscreen
         // when nothing says which display to use.
@@ -162,8 +163,11 @@ ReportWriter makeHeadlessReportWriter(int argc, char** argv)
             QCoreApplication::setApplicationName(QStringLiteral("GPU Planner"));
         }
         // Throws InputError for unknown GPU ids; the CLI reports it as bad input.
-        const gp::Estimate est = gp::estimate(scenario, catalog);
+        gp::EstimateOptions options;
+        options.calibration = calibration;
+        const gp::Estimate est = gp::estimate(scenario, catalog, options);
         ReportBuilder builder(scenario, est, catalog);
+        builder.setCalibration(calibration);
         builder.setCurrency(Settings().currencySymbol());
         return writeAllOrNothing(outPath, [&](const std::string& path) {
             return builder.write(QString::fromStdString(path)).toStdString();

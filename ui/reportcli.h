@@ -3,6 +3,7 @@
 #include <string>
 
 namespace gp {
+struct Calibration;
 struct Scenario;
 class Catalog;
 } // namespace gp
@@ -10,8 +11,10 @@ class Catalog;
 namespace gp::ui {
 
 /// Writes the PDF report for a scenario; returns an error message, empty on
-/// success (the type of gp::cli::Hooks::report, app/cli/cli.h).
-using ReportWriter = std::function<std::string(const gp::Scenario&, const gp::Catalog&, const std::string& outPath)>;
+/// success (the type of gp::cli::Hooks::report, app/cli/cli.h). The calibration
+/// (nullptr = built-in) is used by every estimate and plan of the report.
+using ReportWriter = std::function<std::string(const gp::Scenario&, const gp::Catalog&, const std::string& outPath,
+                                               const gp::Calibration* calibration)>;
 
 /// The `gpuplanner-cli report` writer: creates a QApplication only when the
 /// command runs (offscreen when there is no display), estimates the scenario and

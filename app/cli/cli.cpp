@@ -2,8 +2,11 @@
 // catalog with the user overlay comes from core/userconfig.h, as in the app.
 #include "cli.h"
 
+#include "filewrite.h"
 #include "listings.h"
 
+#include "core/calibrate.h"
+#include "core/calibration.h"
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/estimate.h"
@@ -19,6 +22,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -35,9 +39,9 @@ const char* kUsage =
     "Which GPU to rent or buy, and how many, for training and inference.\n"
     "\n"
     "Commands:\n"
-    "  estimate FILE [--gpu ID]... [--format json|table|csv] [--explain]\n"
+    "  estimate FILE [--gpu ID]... [--format json|table|csv] [--explain] [--calibration CAL]\n"
     "                       estimate a scenario (.gpuplan.json) on each GPU\n"
-    "  plan FILE [--top N] [--format json|table]\n"
+    "  plan FILE [--top N] [--format json|table] [--calibration CAL]\n"
     "                       search GPU type x count x TP/PP/ZeRO x precision x batch;\n"
     "                       the cheapest configurations that fit and meet the targets\n"
     "  rent-vs-buy FILE [--gpu ID]... [--format json|table]\n"
@@ -45,10 +49,14 @@ const char* kUsage =
     "  rules [--format json|table]    the seed articles' rules of thumb, recomputed\n"
     "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
     "  presets [--format json|table]  the built-in model presets\n"
-    "  validate DIR [--format table|json] [--summary] [--check]\n"
+    "  validate DIR... [--format table|json] [--summary] [--check] [--cross] [--calibration CAL]\n"
     "                       predicted vs measured for every measured record in DIR\n"
-    "                       (--check: exit 1 when a metric is over its bound)\n"
-    "  report FILE -o OUT.pdf         the PDF comparison report, headless\n"
+    "                       (--check: exit 1 when a metric is over its bound;\n"
+    "                       --cross: leave-one-out error beside the in-sample one)\n"
+    "  calibrate DIR... -o FILE [--calibration START]\n"
+    "                       fit the calibration's fitted constants to the records in DIR\n"
+    "  report FILE -o OUT.pdf [--calibration CAL]  the PDF comparison report, headless\n"
+    "  --calibration CAL: a calibration file (from calibrate) instead of the built-in one\n"
     "  --help, --version\n"
     "\n"
     "Exit codes: 0 ok, 1 failure (e.g. cannot write), 2 bad input or usage.\n"
@@ -66,6 +74,8 @@ struct Args {
     bool explain = false;
     bool check = false;
     bool summary = false;
+    bool cross = false;
+    std::string calibration; // --calibration FILE
     bool allGpus = false; // --gpu all: the whole catalog, whatever the file says
     int top = 10;
 };
@@ -105,6 +115,10 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
             a.check = true;
         } else if (s == "--summary") {
             a.summary = true;
+        } else if (s == "--cross") {
+            a.cross = true;
+        } else if (s == "--calibration") {
+            a.calibration = value("--calibration");
         } else if (s.size() > 1 && s[0] == '-') {
             throw Usage("unknown option " + s);
         } else {
@@ -148,14 +162,39 @@ Scenario scenarioArg(const Args& a, std::ostream& err)
     return std::move(parsed.scenario);
 }
 
+/// --calibration FILE, loaded and validated; nullopt without the option. Throws
+/// InputError whose problems name the file and the key.
+std::optional<Calibration> calibrationArg(const Args& a, std::ostream& err)
+{
+    if (a.calibration.empty())
+        return std::nullopt;
+    try {
+        Calibration c = loadCalibration(readTextFileBounded(a.calibration, kMaxInputBytes));
+        for (const auto& w : c.warnings)
+            err << printable(a.calibration) << ": warning: " << printable(w) << "\n";
+        return c;
+    } catch (const InputError& e) {
+        std::vector<Diagnostic> problems;
+        for (const auto& p : e.problems())
+            problems.push_back({p.path == a.calibration || p.path.empty() ? a.calibration : a.calibration + ": " + p.path,
+                                p.message});
+        throw InputError(std::move(problems));
+    }
+}
+
+const Calibration* ptr(const std::optional<Calibration>& c) { return c ? &*c : nullptr; }
+
 int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.size() != 1)
         throw Usage("estimate needs exactly one scenario FILE");
     const std::string& file = a.positional[0];
     const Catalog catalog = catalogFor(err);
+    const std::optional<Calibration> cal = calibrationArg(a, err);
     try {
-        const Estimate est = estimate(scenarioArg(a, err), catalog);
+        EstimateOptions options;
+        options.calibration = ptr(cal);
+        const Estimate est = estimate(scenarioArg(a, err), catalog, options);
         std::string text;
         if (a.format == "table")
             text = printable(estimateToTable(est), true);
@@ -169,6 +208,75 @@ int cmdEstimate(const Args& a, std::ostream& out, std::ostream& err)
         printProblems(err, e, file);
         return 2;
     }
+}
+
+std::string joined(const std::vector<std::string>& dirs)
+{
+    std::string s;
+    for (const auto& d : dirs)
+        s += (s.empty() ? "" : " ") + d;
+    return s;
+}
+
+int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty())
+        throw Usage("validate needs at least one DIR");
+    if (a.cross && a.format == "json")
+        throw Usage("validate --cross prints a table (--format table or --summary), not JSON");
+    const Catalog cat = catalogFor(err);
+    const std::optional<Calibration> cal = calibrationArg(a, err);
+    try {
+        const ValidationSet set = loadValidationSet(a.positional, cat);
+        const ValidationReport rep = predictSet(set, ptr(cal));
+        if (rep.rows.empty()) {
+            err << printable(joined(a.positional)) << ": no measured records found\n";
+            return 2;
+        }
+        if (a.cross) {
+            // The full fit from the given calibration (for the shipped data the
+            // built-in one is already that fit), then one refit per record.
+            CalibrateOptions options;
+            options.leaveOneOut = false;
+            const CalibrationFit full = fitCalibration(set, cal ? *cal : builtinCalibration(), options);
+            const CrossValidation cv = crossValidate(set, full.calibration, CalibrateOptions{});
+            out << printable(a.summary ? crossValidationSummary(cv) : crossValidationTable(cv), true);
+            return a.check && !cv.leaveOneOut.withinBounds() ? 1 : 0;
+        }
+        out << (a.format == "json" ? validationToJson(rep)
+                                   : printable(a.summary ? validationSummary(rep) : validationToTable(rep), true));
+        return a.check && !rep.withinBounds() ? 1 : 0;
+    } catch (const InputError& e) {
+        printProblems(err, e, "");
+        return 2;
+    }
+}
+
+int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty() || a.output.empty())
+        throw Usage("calibrate needs at least one DIR and -o FILE");
+    const Catalog cat = catalogFor(err);
+    const std::optional<Calibration> cal = calibrationArg(a, err);
+    CalibrationFit fit;
+    try {
+        fit = fitCalibration(loadValidationSet(a.positional, cat), cal ? *cal : builtinCalibration());
+    } catch (const InputError& e) {
+        printProblems(err, e, "");
+        return 2;
+    }
+    if (fit.rows == 0) {
+        err << printable(joined(a.positional)) << ": no scored measured records to fit\n";
+        return 2;
+    }
+    const std::string json = calibrationFitToJson(fit, a.positional);
+    (void)loadCalibration(json); // what is written must read back (throws otherwise: internal error)
+    if (const std::string problem = writeTextFileAtomically(a.output, json); !problem.empty()) {
+        err << printable(a.output) << ": " << printable(problem) << "\n";
+        return 1;
+    }
+    out << printable(calibrationFitTable(fit), true);
+    return 0;
 }
 
 } // namespace
@@ -201,8 +309,9 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
             if (a.positional.size() != 1)
                 throw Usage("plan needs exactly one scenario FILE");
             const Catalog cat = catalogFor(err);
+            const std::optional<Calibration> cal = calibrationArg(a, err);
             try {
-                const PlanResult r = plan(scenarioArg(a, err), cat, PlanRequest{a.top});
+                const PlanResult r = plan(scenarioArg(a, err), cat, PlanRequest{a.top, ptr(cal)});
                 out << (a.format == "table" ? printable(planToTable(r), true) : planToJson(r));
                 return 0;
             } catch (const InputError& e) {
@@ -267,25 +376,10 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
             out << (a.format == "json" ? presetsJson() : printable(presetsTable(), true));
             return 0;
         }
-        if (cmd == "validate") {
-            const Args a = parseArgs(args, 1, {"json", "table"});
-            if (a.positional.size() != 1)
-                throw Usage("validate needs exactly one DIR");
-            const Catalog cat = catalogFor(err);
-            try {
-                const ValidationReport rep = validateDirectory(a.positional[0], cat);
-                if (rep.rows.empty()) {
-                    err << printable(a.positional[0]) << ": no measured records found\n";
-                    return 2;
-                }
-                out << (a.format == "json" ? validationToJson(rep)
-                                           : printable(a.summary ? validationSummary(rep) : validationToTable(rep), true));
-                return a.check && !rep.withinBounds() ? 1 : 0;
-            } catch (const InputError& e) {
-                printProblems(err, e, "");
-                return 2;
-            }
-        }
+        if (cmd == "validate")
+            return cmdValidate(parseArgs(args, 1, {"json", "table"}), out, err);
+        if (cmd == "calibrate")
+            return cmdCalibrate(parseArgs(args, 1, {}), out, err);
         if (cmd == "report") {
             const Args a = parseArgs(args, 1, {});
             if (a.positional.size() != 1 || a.output.empty())
@@ -295,8 +389,9 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
                 return 1;
             }
             const Catalog cat = catalogFor(err);
+            const std::optional<Calibration> cal = calibrationArg(a, err);
             try {
-                const std::string problem = hooks.report(scenarioArg(a, err), cat, a.output);
+                const std::string problem = hooks.report(scenarioArg(a, err), cat, a.output, ptr(cal));
                 if (!problem.empty()) {
                     err << printable(a.output) << ": " << printable(problem) << "\n";
                     return 1;

@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace gp {
+struct Calibration;
 struct Scenario;
 class Catalog;
 }
@@ -14,8 +15,10 @@ class Catalog;
 namespace gp::cli {
 
 /// Writes the PDF report for a scenario; provided by the UI layer (Qt), absent in
-/// a core-only build. Returns an error message, empty on success.
-using ReportWriter = std::function<std::string(const Scenario&, const Catalog&, const std::string& outPath)>;
+/// a core-only build. Returns an error message, empty on success. `calibration`
+/// (`--calibration FILE`; nullptr = built-in) goes to every estimate and plan.
+using ReportWriter = std::function<std::string(const Scenario&, const Catalog&, const std::string& outPath,
+                                               const Calibration* calibration)>;
 
 struct Hooks {
     ReportWriter report;

@@ -1050,7 +1050,7 @@ void TestCli::reportHookReceivesScenario()
     int gotCount = 0;
     std::size_t gotGpus = 0;
     gp::cli::Hooks hooks;
-    hooks.report = [&](const gp::Scenario& s, const gp::Catalog& cat, const std::string& out) {
+    hooks.report = [&](const gp::Scenario& s, const gp::Catalog& cat, const std::string& out, const gp::Calibration*) {
         gotPath = out;
         gotModel = s.model.id;
         gotCount = s.hardware.count;
@@ -1069,7 +1069,7 @@ void TestCli::reportHookFailure()
 {
     const std::string file = examplesDir() + "/resnet50-train.gpuplan.json";
     gp::cli::Hooks hooks;
-    hooks.report = [](const gp::Scenario&, const gp::Catalog&, const std::string&) {
+    hooks.report = [](const gp::Scenario&, const gp::Catalog&, const std::string&, const gp::Calibration*) {
         return std::string("cannot write: disk full");
     };
     const Result r = runCli({"report", file, "--output", m_tmp.path().toStdString() + "/r.pdf"}, hooks);
@@ -1078,7 +1078,7 @@ void TestCli::reportHookFailure()
 
     // Bad scenario: 2, and the hook is never called.
     bool called = false;
-    hooks.report = [&](const gp::Scenario&, const gp::Catalog&, const std::string&) {
+    hooks.report = [&](const gp::Scenario&, const gp::Catalog&, const std::string&, const gp::Calibration*) {
         called = true;
         return std::string();
     };

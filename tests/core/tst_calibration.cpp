@@ -124,11 +124,11 @@ private slots:
         QCOMPARE(c.find("gemm_eff_bf16")->max, 1.0);
         QCOMPARE(c.find("gemm_eff_bf16")->kind, std::string("measured"));
         QCOMPARE(c.gemmEffFp8, 0.726);
-        QCOMPARE(c.gemmShapeC, 128.0);
-        QCOMPARE(c.attnEffHopperBlackwell, 0.25);
-        QCOMPARE(c.trainGemmDerateOptimized, 0.85);
-        QCOMPARE(c.kernelSTrainEager, 23.3e-6);
-        QCOMPARE(c.decodeBandwidthEff, 0.835);
+        QCOMPARE(c.gemmShapeC, 82.08); // fitted: tests/tools/update-calibration.sh
+        QCOMPARE(c.attnEffHopperBlackwell, 0.5974);
+        QCOMPARE(c.trainGemmDerateOptimized, 0.946);
+        QCOMPARE(c.kernelSTrainEager, 36.68e-6);
+        QCOMPARE(c.decodeBandwidthEff, 0.9693);
         QCOMPARE(c.prefillKernelsLayerEager, 46.0);
         QCOMPARE(c.contextCudaMib, 620.0);
         QCOMPARE(c.usableMemoryFraction, 0.9956);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Rewrites the README's quoted validation tables (tst_validation checks that
-# they are exactly what `gpuplanner-cli validate DIR --summary` prints):
+# Rewrites the README's quoted validation tables (tst_validation and
+# tst_calibrate check that they are exactly what `gpuplanner-cli validate DIR
+# --summary` and `validate DIR... --cross --summary` print):
 #   tests/tools/update-readme-validation.sh [build/dev/app/gpuplanner-cli]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,6 +13,11 @@ for pair in validate:calibration validate-published:published validate-round2:ro
     tag=${pair%%:*}
     "$cli" validate "$root/tests/data/${pair#*:}" --summary >"$tmp/$tag.txt"
 done
+# The leave-one-out table of the README's "Calibration" section (checked by
+# tst_calibrate): the shipped data dirs the built-in calibration is fitted on.
+cross=(tests/data/calibration tests/data/round2)
+[ -d "$root/tests/data/round3" ] && cross+=(tests/data/round3)
+(cd "$root" && "$cli" validate "${cross[@]}" --cross --summary) >"$tmp/validate-cross.txt"
 python3 - "$root/README.md" "$tmp" <<'PY'
 import pathlib, re, sys
 readme, tmp = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])

@@ -1,0 +1,74 @@
+#include "filewrite.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace gp::cli {
+
+namespace {
+
+std::string errnoText(const char* what, int e) { return std::string(what) + ": " + std::strerror(e); }
+
+} // namespace
+
+std::string writeTextFileAtomically(const std::string& path, const std::string& text)
+{
+    namespace fs = std::filesystem;
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
+        return "is a directory";
+    if (exists && !S_ISREG(st.st_mode))
+        return "is not a regular file; refused";
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty())
+        dir = ".";
+    std::string pattern = (dir / ".gpuplanner-XXXXXX").string();
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        return errnoText("cannot create a temporary file beside it", errno);
+    const std::string temp(name.data());
+    std::string error;
+    std::size_t done = 0;
+    while (error.empty() && done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            error = errnoText("cannot write", n < 0 ? errno : EIO);
+        else
+            done += std::size_t(n);
+    }
+    if (error.empty()) {
+        mode_t mode = 0;
+        if (exists) {
+            mode = st.st_mode & 07777;
+        } else {
+            const mode_t mask = ::umask(0);
+            ::umask(mask);
+            mode = 0666 & ~mask;
+        }
+        if (::fchmod(fd, mode) != 0)
+            error = errnoText("cannot set the file mode", errno);
+    }
+    if (error.empty() && ::fsync(fd) != 0)
+        error = errnoText("cannot sync", errno);
+    if (::close(fd) != 0 && error.empty())
+        error = errnoText("cannot close", errno);
+    if (error.empty() && std::rename(temp.c_str(), path.c_str()) != 0)
+        error = errnoText("cannot replace the file", errno);
+    if (!error.empty())
+        std::remove(temp.c_str());
+    return error;
+}
+
+} // namespace gp::cli

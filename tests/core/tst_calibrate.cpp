@@ -1,0 +1,262 @@
+// The calibration fit (core/calibrate.h): the built-in table is exactly what it
+// produces from the shipped data, a subset moves the estimates the way it
+// should, bounds hold, the result is deterministic, and the README quotes the
+// leave-one-out table.
+#include "core/calibrate.h"
+#include "core/calibration.h"
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/validate.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+const char* kRoot = GP_TEST_DATA_DIR "/../..";
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// The shipped data dirs, relative to the repository root (the current
+/// directory during these tests), as update-calibration.sh passes them.
+std::vector<std::string> shippedDirs()
+{
+    std::vector<std::string> dirs{"tests/data/calibration", "tests/data/round2"};
+    if (QDir(QStringLiteral("tests/data/round3")).exists())
+        dirs.push_back("tests/data/round3");
+    return dirs;
+}
+
+double predicted(const gp::ValidationReport& r, const std::string& record, const std::string& gpu, const std::string& metric)
+{
+    for (const auto& row : r.rows)
+        if (row.record == record && row.gpu == gpu && row.metric == metric)
+            return row.predicted;
+    return -1;
+}
+
+} // namespace
+
+class TestCalibrate : public QObject {
+    Q_OBJECT
+
+private:
+    gp::ValidationSet m_set;
+    gp::CalibrationFit m_fit; // the full fit with leave-one-out, from the built-in table
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(QDir::setCurrent(QString::fromUtf8(kRoot)));
+        m_set = gp::loadValidationSet(shippedDirs(), gp::Catalog::builtin());
+        m_fit = gp::fitCalibration(m_set, gp::builtinCalibration());
+    }
+
+    void builtinIsTheFitOfTheShippedData()
+    {
+        // Every fitted constant and every base uncertainty is what the fit gives
+        // (to its 4 / 3 significant digits, i.e. exactly the same double).
+        const gp::Calibration& builtin = gp::builtinCalibration();
+        int fitted = 0;
+        for (const auto& e : builtin.entries) {
+            const double mine = m_fit.calibration.find(e.id)->value;
+            QVERIFY2(mine == e.value, qPrintable(QStringLiteral("%1: fit %2, built-in %3")
+                                                      .arg(QString::fromStdString(e.id))
+                                                      .arg(mine, 0, 'g', 17)
+                                                      .arg(e.value, 0, 'g', 17)));
+            fitted += e.kind == "fitted" ? 1 : 0;
+        }
+        QCOMPARE(fitted, 28);
+        QCOMPARE(int(m_fit.fitted.size()), 24); // the 4 uncertainty_* are set from the LOO residuals
+        // ... and the file is byte for byte what `calibrate` writes.
+        QCOMPARE(gp::calibrationFitToJson(m_fit, shippedDirs()),
+                 readFile("resources/calibration/builtin-calibration.json"));
+    }
+
+    void fitIsSummarized()
+    {
+        QCOMPARE(m_fit.records, 107);
+        QCOMPARE(m_fit.rows, 232);
+        QVERIFY(m_fit.objectiveEnd <= m_fit.objectiveStart);
+        // A constant that moves no shipped record (eager decode: no eager decode
+        // run was measured) keeps its value and says so.
+        for (const auto& f : m_fit.fitted)
+            if (f.id == "kernel_s_decode_eager") {
+                QCOMPARE(f.records, 0);
+                QCOMPARE(f.value, f.start);
+            }
+    }
+
+    void uncertaintyComesFromLeaveOneOutResiduals()
+    {
+        // uncertainty_memory = RMS of ln(LOO predicted / measured) over the memory
+        // rows, rounded to 3 significant digits.
+        double sum = 0;
+        int n = 0;
+        for (const auto& r : m_fit.cross.leaveOneOut.rows)
+            if (r.metric == "memory_total_gib") {
+                sum += std::log(r.predicted / r.measured) * std::log(r.predicted / r.measured);
+                n++;
+            }
+        QCOMPARE(n, 99);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", std::sqrt(sum / n));
+        QCOMPARE(gp::builtinCalibration().uncertaintyMemory, std::strtod(buf, nullptr));
+    }
+
+    void deterministic()
+    {
+        gp::CalibrateOptions o;
+        o.leaveOneOut = false;
+        const gp::CalibrationFit a = gp::fitCalibration(m_set, gp::builtinCalibration(), o);
+        const gp::CalibrationFit b = gp::fitCalibration(m_set, gp::builtinCalibration(), o);
+        QCOMPARE(a.fitted.size(), b.fitted.size());
+        for (std::size_t i = 0; i < a.fitted.size(); ++i)
+            QVERIFY(std::memcmp(&a.fitted[i].value, &b.fitted[i].value, sizeof(double)) == 0);
+        QCOMPARE(gp::calibrationFitToJson(a, {"x"}), gp::calibrationFitToJson(b, {"x"}));
+    }
+
+    void droppingTheVisionRecordsKeepsTheVisionConstants()
+    {
+        // Without the CNN/ViT records nothing moves the vision-only constants:
+        // they keep the start value and say they had no rows; the LLM rows the
+        // subset was fitted on are fitted at least as well as by the full fit.
+        gp::ValidationSet llm = m_set;
+        llm.cases.clear();
+        for (const auto& c : m_set.cases)
+            if (c.family != "CNN" && c.family != "ViT")
+                llm.cases.push_back(c);
+        QCOMPARE(int(llm.cases.size()), 75); // 107 records less 32 vision runs
+        gp::CalibrateOptions o;
+        o.leaveOneOut = false;
+        const gp::CalibrationFit sub = gp::fitCalibration(llm, gp::builtinCalibration(), o);
+        for (const auto& f : sub.fitted) {
+            QVERIFY2(f.value >= f.min && f.value <= f.max, f.id.c_str());
+            if (f.id == "conv_eff" || f.id == "vision_ew_traffic" || f.id == "buffers_infer_vision_mib") {
+                QCOMPARE(f.rows, 0);
+                QCOMPARE(f.value, gp::builtinCalibration().find(f.id)->value);
+            }
+        }
+        QVERIFY2(sub.objectiveEnd <= sub.objectiveStart, qPrintable(QStringLiteral("%1 > %2").arg(sub.objectiveEnd).arg(sub.objectiveStart)));
+    }
+
+    void subsetMovesEstimatesTheWayItShould()
+    {
+        // Fitted on the H200 runs alone with only decode_bandwidth_eff free (a
+        // user file pins the others with min = max): the full fit predicts the
+        // H200 decode of Llama 3 8B at batch 128 faster than measured (9.059 ms),
+        // so the refit bandwidth efficiency falls and that decode is predicted
+        // slower, closer to the measure.
+        nlohmann::json doc = nlohmann::json::parse(readFile("resources/calibration/builtin-calibration.json"));
+        for (auto& c : doc["constants"])
+            if (c["kind"] == "fitted" && c["id"] != "decode_bandwidth_eff") {
+                c["min"] = c["value"];
+                c["max"] = c["value"];
+            }
+        const gp::Calibration start = gp::loadCalibration(doc.dump());
+        gp::ValidationSet h200 = m_set;
+        h200.cases.clear();
+        for (const auto& c : m_set.cases)
+            if (c.gpu == "nvidia-h200-sxm")
+                h200.cases.push_back(c);
+        gp::CalibrateOptions o;
+        o.leaveOneOut = false;
+        const gp::CalibrationFit sub = gp::fitCalibration(h200, start, o);
+        const gp::Calibration& full = gp::builtinCalibration();
+        for (const auto& f : sub.fitted)
+            if (f.id != "decode_bandwidth_eff")
+                QCOMPARE(f.value, full.find(f.id)->value);
+        const gp::ValidationReport withFull = gp::predictSet(m_set, &full);
+        const gp::ValidationReport withSub = gp::predictSet(m_set, &sub.calibration);
+        const std::string rec = "infer_llama3_8b_b128_ctx512";
+        const double measured = 9.059;
+        const double pFull = predicted(withFull, rec, "nvidia-h200-sxm", "decode_ms");
+        const double pSub = predicted(withSub, rec, "nvidia-h200-sxm", "decode_ms");
+        qInfo("decode_bandwidth_eff %g -> %g; decode %g -> %g ms", full.decodeBandwidthEff,
+              sub.calibration.decodeBandwidthEff, pFull, pSub);
+        QVERIFY(pFull > 0 && pFull < measured);
+        QVERIFY(sub.calibration.decodeBandwidthEff < full.decodeBandwidthEff);
+        QVERIFY(pSub > pFull && std::fabs(pSub - measured) < std::fabs(pFull - measured));
+        // The same record on the H100 moves the same way (one constant, both GPUs).
+        QVERIFY(predicted(withSub, rec, "nvidia-h100-sxm", "decode_ms") >
+                predicted(withFull, rec, "nvidia-h100-sxm", "decode_ms"));
+    }
+
+    void narrowedBoundsHold()
+    {
+        // A user file may narrow a bound: the fit stays inside it and says so.
+        nlohmann::json doc = nlohmann::json::parse(readFile("resources/calibration/builtin-calibration.json"));
+        for (auto& c : doc["constants"])
+            if (c["id"] == "decode_bandwidth_eff") {
+                c["value"] = 0.8;
+                c["max"] = 0.85;
+            }
+        const gp::Calibration start = gp::loadCalibration(doc.dump());
+        gp::CalibrateOptions o;
+        o.leaveOneOut = false;
+        const gp::CalibrationFit fit = gp::fitCalibration(m_set, start, o);
+        bool seen = false;
+        for (const auto& f : fit.fitted)
+            if (f.id == "decode_bandwidth_eff") {
+                seen = true;
+                QCOMPARE(f.max, 0.85);
+                QCOMPARE(f.value, 0.85); // the unconstrained optimum is higher
+                QVERIFY(f.atBound());
+                QVERIFY(gp::calibrationFitTable(fit).find("at max") != std::string::npos);
+            }
+        QVERIFY(seen);
+    }
+
+    void outOfBoundsConstantIsRefusedNamingTheKey()
+    {
+        nlohmann::json doc = nlohmann::json::parse(readFile("resources/calibration/builtin-calibration.json"));
+        doc["constants"][35]["value"] = 1.5; // conv_eff, a fraction of the peak
+        QCOMPARE(doc["constants"][35]["id"], "conv_eff");
+        try {
+            (void)gp::loadCalibration(doc.dump());
+            QFAIL("accepted");
+        } catch (const gp::InputError& e) {
+            QCOMPARE(e.problems().size(), std::size_t(1));
+            QCOMPARE(QString::fromStdString(e.problems()[0].text()),
+                     QStringLiteral("constants[35].value: conv_eff = 1.5 is outside its bounds [0.01, 1]"));
+        }
+    }
+
+    void writtenFileReadsBackWithoutWarnings()
+    {
+        const gp::Calibration back = gp::loadCalibration(gp::calibrationFitToJson(m_fit, shippedDirs()));
+        QVERIFY(back.warnings.empty());
+        QCOMPARE(back.gemmShapeC, m_fit.calibration.gemmShapeC);
+        QCOMPARE(back.uncertaintyThroughputVision, m_fit.calibration.uncertaintyThroughputVision);
+    }
+
+    void readmeQuotesTheLeaveOneOutTable()
+    {
+        // The README's "Calibration" table is what `validate --cross --summary`
+        // prints on the shipped data (tests/tools/update-readme-validation.sh).
+        QFile readme(QStringLiteral("README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const QString open = QStringLiteral("<!-- validate-cross:begin -->\n```\n");
+        const qsizetype begin = text.indexOf(open);
+        const qsizetype end = text.indexOf(QStringLiteral("```\n<!-- validate-cross:end -->"));
+        QVERIFY(begin >= 0 && end > begin);
+        QCOMPARE(text.mid(begin + open.size(), end - begin - open.size()),
+                 QString::fromStdString(gp::crossValidationSummary(m_fit.cross)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCalibrate)
+#include "tst_calibrate.moc"

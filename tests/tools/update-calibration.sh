@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Regenerates the built-in calibration (resources/calibration/builtin-calibration.json)
+# with `gpuplanner-cli calibrate` on the shipped measured data, starting from
+# the current file and repeating until the output reads back unchanged (the fit
+# from its own result is a fixed point: tst_calibrate checks it):
+#   tests/tools/update-calibration.sh [build/dev/app/gpuplanner-cli]
+# Rebuild afterwards (the table is compiled in) and run
+# tests/tools/update-readme-validation.sh.
+# Data: tests/data/calibration and tests/data/round2 (+ tests/data/round3 when
+# present). tests/data/published is not fitted on: multi-GPU runs of other
+# stacks (Megatron, TensorRT-LLM) kept as an independent check.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cli=${1:-$root/build/dev/app/gpuplanner-cli}
+export GPUPLANNER_CATALOG_OVERLAY=/nonexistent/gpuplanner-calibration-overlay.json
+cd "$root"
+dirs=(tests/data/calibration tests/data/round2)
+[ -d tests/data/round3 ] && dirs+=(tests/data/round3)
+target=resources/calibration/builtin-calibration.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$target" "$tmp/start.json"
+for i in 1 2 3 4 5 6; do
+    "$cli" calibrate "${dirs[@]}" --calibration "$tmp/start.json" -o "$tmp/fit.json" >"$tmp/table.txt"
+    if cmp -s "$tmp/fit.json" "$tmp/start.json"; then
+        cp "$tmp/fit.json" "$target"
+        cat "$tmp/table.txt"
+        echo "$target: fixed point after $i fit(s)"
+        exit 0
+    fi
+    cp "$tmp/fit.json" "$tmp/start.json"
+done
+echo "calibrate did not reach a fixed point in 6 runs" >&2
+exit 1
