@@ -126,6 +126,7 @@ struct Calibration {
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored
+    std::string source;                    // the file it was read from ("" = built-in), for reports
 
     /// The entry with this id, or nullptr.
     const CalibrationEntry* find(const std::string& id) const;

@@ -56,8 +56,6 @@ public:
     QString calibrationText() const;
     /// A plan already computed for this scenario; otherwise write() runs gp::plan.
     void setPlan(const gp::PlanResult& plan) { m_plan = plan; }
-    /// The constants the plan write() runs uses (the estimate's); nullptr = built-in. Not owned.
-    void setCalibration(const gp::Calibration* calibration) { m_calibration = calibration; }
 
     /// Writes the PDF atomically (writeFileAtomically). Returns an error message, "" on success.
     QString write(const QString& path);
@@ -99,7 +97,6 @@ private:
     const gp::Calibration* m_calibration = nullptr;
     QString m_calibrationPath;
     QString m_currency = QStringLiteral("$");
-    const gp::Calibration* m_calibration = nullptr;
     QDateTime m_timestamp = QDateTime::currentDateTime();
     int m_pages = 0;
     int m_sections = AllSections;

@@ -3,6 +3,7 @@
 #include "reportbuilder.h"
 #include "settings.h"
 
+#include "core/calibration.h"
 #include "core/estimate.h"
 
 #include <QApplication>
@@ -167,7 +168,7 @@ ReportWriter makeHeadlessReportWriter(int argc, char** argv)
         options.calibration = calibration;
         const gp::Estimate est = gp::estimate(scenario, catalog, options);
         ReportBuilder builder(scenario, est, catalog);
-        builder.setCalibration(calibration);
+        builder.setCalibration(calibration, calibration ? QString::fromStdString(calibration->source) : QString());
         builder.setCurrency(Settings().currencySymbol());
         return writeAllOrNothing(outPath, [&](const std::string& path) {
             return builder.write(QString::fromStdString(path)).toStdString();

@@ -170,6 +170,7 @@ std::optional<Calibration> calibrationArg(const Args& a, std::ostream& err)
         return std::nullopt;
     try {
         Calibration c = loadCalibration(readTextFileBounded(a.calibration, kMaxInputBytes));
+        c.source = a.calibration;
         for (const auto& w : c.warnings)
             err << printable(a.calibration) << ": warning: " << printable(w) << "\n";
         return c;
