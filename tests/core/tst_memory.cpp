@@ -3,6 +3,7 @@
 // reserve beyond it, no_grad vision inference and the ViT-B/16 training peak.
 #include <QtTest>
 
+#include "core/calibration.h"
 #include "core/catalog.h"
 #include "core/estimate.h"
 #include "core/model.h"
@@ -118,14 +119,14 @@ void TestMemory::prefillTensorParallel()
 void TestMemory::prefillOverhead()
 {
     // Runtime overhead = CUDA context 620 MiB + workspaces 64 MiB + allocator
-    // reserve: 2% of weights, 6% of the KV cache, 17.69% (fitted) of the prefill transient.
+    // reserve: 2% of weights, 6% of the KV cache, allocator_slack_transient (fitted) of the prefill transient.
     gp::Scenario s = preset("mistral-7b", gp::Mode::Inference, gp::Runtime::Optimized);
     s.inference.batch = 4;
     s.inference.promptTokens = 16384;
     s.inference.outputTokens = 1;
     const gp::GpuEstimate e = gp::estimateOn(s, h100());
     const double expected = (620 + 64) * kMiB + 0.02 * e.memory.weights + 0.06 * e.memory.kvCache +
-                            0.1769 * e.memory.activations;
+                            gp::builtinCalibration().allocatorSlackTransient * e.memory.activations;
     QCOMPARE_REL(e.memory.overhead, expected, 1e-12);
 }
 
@@ -137,9 +138,12 @@ void TestMemory::visionInference()
     s.inference.batch = 256;
     const gp::GpuEstimate e = gp::estimateOn(s, h100());
     QCOMPARE_REL(e.memory.activations, 1.408e9, 1e-12);
-    // Overhead: context 620 MiB + cuDNN workspaces 124.3 MiB (fitted) + 2% of the
-    // 2 x 25,557,032 B of weights + 17.69% (fitted) of the transient.
-    QCOMPARE_REL(e.memory.overhead, (620 + 124.3) * kMiB + 0.02 * 2 * 25'557'032 + 0.1769 * 1.408e9, 1e-12);
+    // Overhead: context 620 MiB + cuDNN workspaces buffers_infer_vision_mib (fitted)
+    // + 2% of the 2 x 25,557,032 B of weights + allocator_slack_transient (fitted)
+    // of the transient.
+    const gp::Calibration& c = gp::builtinCalibration();
+    QCOMPARE_REL(e.memory.overhead,
+                 (620 + c.buffersInferVisionMib) * kMiB + 0.02 * 2 * 25'557'032 + c.allocatorSlackTransient * 1.408e9, 1e-12);
     // fp32 doubles the live tensors.
     s.inference.precision = gp::InferPrecision::FP32;
     QCOMPARE_REL(gp::estimateOn(s, h100()).memory.activations, 2 * 1.408e9, 1e-12);

@@ -11,6 +11,8 @@
 #include "core/model.h"
 #include "core/scenario.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace {
@@ -99,53 +101,52 @@ private slots:
 
     void attentionByTensorCoreGeneration_data()
     {
+        const gp::Calibration& c = gp::builtinCalibration();
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<QString>("train");   // attention efficiency in training
         QTest::addColumn<QString>("prefill"); // forward-only (prefill)
-        // sm_90 / sm_100: wgmma / tcgen05 peaks, FA2-class training kernels reach
-        // 0.5974 (fitted); Hopper-native forward kernels 0.5411 (fitted).
-        QTest::newRow("H100 (GH100)") << "nvidia-h100-sxm" << "0.597" << "0.541";
-        QTest::newRow("H200 (GH100)") << "nvidia-h200-sxm" << "0.597" << "0.541";
-        QTest::newRow("B200 (2-die)") << "nvidia-b200" << "0.597" << "0.541";
-        // sm_120 (GB20x) and sm_89 / sm_80 issue mma.sync: 0.2852 (fitted) for both.
-        QTest::newRow("RTX 5090 (GB202)") << "nvidia-rtx-5090" << "0.285" << "0.285";
-        QTest::newRow("RTX PRO 6000 (GB202)") << "nvidia-rtx-pro-6000-blackwell" << "0.285" << "0.285";
-        QTest::newRow("RTX 4090 (AD102)") << "nvidia-rtx-4090" << "0.285" << "0.285";
-        QTest::newRow("A100 (GA100)") << "nvidia-a100-80gb-sxm" << "0.285" << "0.285";
-    }
-
-    void attentionByTensorCoreGeneration()
-    {
-        QFETCH(QString, gpu);
-        QFETCH(QString, train);
-        QFETCH(QString, prefill);
-        const std::string id = gpu.toStdString();
-        const gp::GpuEstimate et = gp::estimateOn(scenario("llama-3.2-1b", gp::Mode::Training), ::gpu(id.c_str()));
-        const std::string tf = term(et, "time.attention").formula;
-        QVERIFY2(endsWith(tf, "(peak x " + train.toStdString() + ")"), tf.c_str());
-        const gp::GpuEstimate ei = gp::estimateOn(scenario("llama-3.2-1b", gp::Mode::Inference), ::gpu(id.c_str()));
-        const std::string pf = term(ei, "time.prefill.attention").formula;
-        QVERIFY2(endsWith(pf, "(peak x " + prefill.toStdString() + ")"), pf.c_str());
+        // sm_90 / sm_100: wgmma / tcgen05 peaks, FA2-class training kernels
+        // (attn_eff_hopper_blackwell, fitted) and Hopper-native forward kernels
+        // (attn_fwd_eff_hopper_blackwell, fitted).
+        const QString hopperTrain = QString::number(c.attnEffHopperBlackwell, 'g', 3);
+        const QString hopperFwd = QString::number(c.attnFwdEffHopperBlackwell, 'g', 3);
+        QTest::newRow("H100 (GH100)") << "nvidia-h100-sxm" << hopperTrain << hopperFwd;
+        QTest::newRow("H200 (GH100)") << "nvidia-h200-sxm" << hopperTrain << hopperFwd;
+        QTest::newRow("B200 (2-die)") << "nvidia-b200" << hopperTrain << hopperFwd;
+        // sm_120 (GB20x) and sm_89 / sm_80 issue mma.sync: attn_eff_nvidia for both.
+        const QString mma = QString::number(c.attnEffNvidia, 'g', 3);
+        QTest::newRow("RTX 5090 (GB202)") << "nvidia-rtx-5090" << mma << mma;
+        QTest::newRow("RTX PRO 6000 (GB202)") << "nvidia-rtx-pro-6000-blackwell" << mma << mma;
+        QTest::newRow("RTX 4090 (AD102)") << "nvidia-rtx-4090" << mma << mma;
+        QTest::newRow("A100 (GA100)") << "nvidia-a100-80gb-sxm" << mma << mma;
+        QVERIFY(c.attnEffHopperBlackwell != c.attnEffNvidia); // the rows tell the generations apart
     }
 
     void eagerMoeExpertLoop()
     {
-        // Mixtral 8x7B under AMP: a SwiGLU layer launches 6.592 effective kernels
-        // (fitted); the eager expert loop adds kernels_per_expert (29) x 8 experts = 232.
+        // Mixtral 8x7B under AMP on an H200: a SwiGLU layer launches
+        // kernels_layer_swiglu_amp effective kernels; the eager expert loop adds
+        // kernels_per_expert x 8 experts, which sync the host with the GPU (the
+        // routing's torch.where), so they add: kernels_per_expert x 8 x 32 layers
+        // x 3 passes x kernel_s_train_eager per micro-batch; the layer's other
+        // launches hide behind the GPU's work.
+        const gp::Calibration& c = gp::builtinCalibration();
         gp::Scenario s = scenario("mixtral-8x7b", gp::Mode::Training);
         s.hardware.gpus = {"nvidia-h200-sxm"};
         const gp::GpuEstimate eager = gp::estimateOn(s, gpu("nvidia-h200-sxm"));
         const std::string fe = term(eager, "time.overhead").formula;
-        QVERIFY2(fe.rfind("384 kernels/layer x 32 layers x 3 passes x 23.3 us", 0) == 0, fe.c_str());
-        // The loop syncs the host with the GPU per expert, so its launches add:
-        // 360 x 32 x 3 x 23.3 us = 805.2 ms per micro-batch; the layer's other 24
-        // launches (53.7 ms of host time) hide behind the GPU's work.
+        const std::string perLayer = QString::number(c.kernelsLayerSwigluAmp + 8 * c.kernelsPerExpert, 'g', 3).toStdString();
+        const std::string us = QString::number(c.kernelSTrainEager * 1e6, 'g', 3).toStdString();
+        QVERIFY2(fe.rfind(perLayer + " kernels/layer x 32 layers x 3 passes x " + us + " us", 0) == 0, fe.c_str());
         QVERIFY2(endsWith(fe, "except the expert loop's synced launches"), fe.c_str());
-        QCOMPARE(qRound(term(eager, "time.overhead").value * 10), 8052);
-        // Grouped-GEMM (optimized) stacks do not loop: max(10, 24 / 4) = 10 per layer.
+        const double synced = 8 * c.kernelsPerExpert * 32 * 3 * c.kernelSTrainEager * 1e3;
+        QVERIFY(std::abs(term(eager, "time.overhead").value - synced) < 1e-9 * synced);
+        // Grouped-GEMM (optimized) stacks do not loop: max(kernels_optimized_min,
+        // kernels_layer_swiglu_amp / kernels_optimized_fusion) per layer.
         s.runtime = gp::Runtime::Optimized;
         const std::string fo = term(gp::estimateOn(s, gpu("nvidia-h200-sxm")), "time.overhead").formula;
-        QVERIFY2(fo.rfind("10 kernels/layer x 32 layers", 0) == 0, fo.c_str());
+        const double fused = std::max(c.kernelsOptimizedMin, c.kernelsLayerSwigluAmp / c.kernelsOptimizedFusion);
+        QVERIFY2(fo.rfind(QString::number(fused, 'g', 3).toStdString() + " kernels/layer x 32 layers", 0) == 0, fo.c_str());
     }
 
     void hostLaunchesOverlapTheGpu()
@@ -158,15 +159,17 @@ private slots:
         gp::Scenario s = scenario("resnet18", gp::Mode::Training);
         s.training.precision = gp::TrainPrecision::FP32;
         s.training.optimizer = gp::Optimizer::SGDMomentum;
+        const gp::Calibration& c = gp::builtinCalibration();
         const gp::GpuEstimate e = gp::estimateOn(s, gpu("nvidia-h100-sxm"));
-        QCOMPARE(qRound((e.training->stepMs - term(e, "time.optimizer").value) * 1000), 8085);
+        QCOMPARE(qRound((e.training->stepMs - term(e, "time.optimizer").value) * 1000),
+                 qRound(70 * 3 * c.kernelSTrainCnnEager * 1e6)); // 8.085 ms at 38.5 us
         // ResNet-50 at batch 256 under AMP keeps the GPU busy longer than the host
         // launches: only the device time shows, 175 x 3 x 8 us = 4.2 ms.
         gp::Scenario big = scenario("resnet50", gp::Mode::Training);
         big.training.microBatch = 256;
         big.training.optimizer = gp::Optimizer::SGDMomentum;
         const gp::GpuEstimate eb = gp::estimateOn(big, gpu("nvidia-h100-sxm"));
-        QCOMPARE(qRound(term(eb, "time.overhead").value * 1000), 4200);
+        QCOMPARE(qRound(term(eb, "time.overhead").value * 1000), qRound(175 * 3 * c.kernelSDevice * 1e6)); // 4.2 ms at 8 us
     }
 
     void vitIsATransformerOverPatchTokens()
@@ -180,8 +183,9 @@ private slots:
         s.training.optimizer = gp::Optimizer::SGDMomentum;
         const gp::GpuEstimate e = gp::estimateOn(s, gpu("nvidia-h100-sxm"));
         const gp::Term& attn = term(e, "time.attention");
-        QCOMPARE(qRound(attn.value * 1e4), 12956);
-        QCOMPARE(attn.formula, std::string("0.0916 TFLOP forward x 3.5 / (peak x 0.25)"));
+        const double eff = gp::builtinCalibration().attnEffHopperBlackwell;
+        QCOMPARE(qRound(attn.value * 1e4), qRound(91561918464.0 * 3.5 / (989.4e12 * eff) * 1e7)); // 1.2956 ms at 0.25
+        QCOMPARE(attn.formula, "0.0916 TFLOP forward x 3.5 / (peak x " + QString::number(eff, 'g', 3).toStdString() + ")");
         // Launches: 191 forward + autocast's casts (10 per layer x 12 + 5) = 316, x 3.
         const std::string fo = term(e, "time.overhead").formula;
         QVERIFY2(fo.rfind("316 kernels x 3 passes", 0) == 0, fo.c_str());
@@ -201,8 +205,10 @@ private slots:
         for (const auto prec : {gp::TrainPrecision::FP32, gp::TrainPrecision::TF32}) {
             s.training.precision = prec;
             const gp::Term& attn = term(gp::estimateOn(s, gpu("nvidia-h100-sxm")), "time.attention");
-            QCOMPARE(qRound(attn.value * 1e4), 22436);
-            QVERIFY2(endsWith(attn.formula, "(fp32 memory-efficient kernel: fp32 peak x 0.45)"), attn.formula.c_str());
+            const double eff = gp::builtinCalibration().attnEffNvidia;
+            QCOMPARE(qRound(attn.value * 1e4), qRound(19327352832.0 * 3.5 / (67e12 * eff) * 1e7)); // 2.2436 ms at 0.45
+            QVERIFY2(endsWith(attn.formula, "(fp32 memory-efficient kernel: fp32 peak x " + QString::number(eff, 'g', 3).toStdString() + ")"),
+                     attn.formula.c_str());
         }
     }
 };
