@@ -204,7 +204,8 @@ private slots:
         s.training.seqLen = 1024;
         for (const auto prec : {gp::TrainPrecision::FP32, gp::TrainPrecision::TF32}) {
             s.training.precision = prec;
-            const gp::Term& attn = term(gp::estimateOn(s, gpu("nvidia-h100-sxm")), "time.attention");
+            const gp::GpuEstimate e = gp::estimateOn(s, gpu("nvidia-h100-sxm"));
+            const gp::Term& attn = term(e, "time.attention");
             const double eff = gp::builtinCalibration().attnEffNvidia;
             QCOMPARE(qRound(attn.value * 1e4), qRound(19327352832.0 * 3.5 / (67e12 * eff) * 1e7)); // 2.2436 ms at 0.45
             QVERIFY2(endsWith(attn.formula, "(fp32 memory-efficient kernel: fp32 peak x " + QString::number(eff, 'g', 3).toStdString() + ")"),
