@@ -633,9 +633,31 @@ def _tensor_bytes(obj, seen, depth=0):
     return 0
 
 
+def _view_bytes(obj, seen, depth=0):
+    """Bytes of the tensors' own elements (a slice counts its slice, not the storage under it)."""
+    if torch.is_tensor(obj):
+        key = (obj.data_ptr(), tuple(obj.shape))
+        if key in seen or obj.device.type != "cuda":
+            return 0
+        seen.add(key)
+        return obj.numel() * obj.element_size()
+    if depth > 4 or isinstance(obj, (str, int, float, bool, type(None))):
+        return 0
+    if isinstance(obj, dict):
+        return sum(_view_bytes(v, seen, depth + 1) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return sum(_view_bytes(v, seen, depth + 1) for v in obj)
+    if hasattr(obj, "__dict__"):
+        return sum(_view_bytes(v, seen, depth + 1) for v in vars(obj).values())
+    return 0
+
+
 def _cache_info(cache):
-    """Which cache class HF used, what each layer keeps, and the bytes it holds."""
-    info = {"cache_class": type(cache).__name__, "cache_bytes": _tensor_bytes(cache, set())}
+    """Which cache class HF used, what each layer keeps, and the bytes it holds: cache_bytes counts the storage the
+    cache's tensors keep alive (a window sliced out of a longer tensor keeps the whole tensor), cache_bytes_elements
+    only their elements."""
+    info = {"cache_class": type(cache).__name__, "cache_bytes": _tensor_bytes(cache, set()),
+            "cache_bytes_elements": _view_bytes(cache, set())}
     layers = getattr(cache, "layers", None)
     if isinstance(layers, (list, tuple)) and layers:
         kinds, lens = {}, []
@@ -715,6 +737,8 @@ def hf_infer(cfg_name, c, batch, ctx, attn="sdpa", prefill_iters=2, decode_steps
         torch.cuda.synchronize()
         t_step = (time.perf_counter() - t0) / decode_steps
         peak, reserved = torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()
+        after_decode = _cache_info(state["cache"])
+        mem_after_decode = torch.cuda.memory_allocated()
         try:
             busy = _gpu_busy_ms(step)
         except Exception as e:
@@ -734,7 +758,8 @@ def hf_infer(cfg_name, c, batch, ctx, attn="sdpa", prefill_iters=2, decode_steps
            "decode_context_range": [ctx + 2, ctx + 2 + decode_steps],
            "decode_gpu_busy_ms": busy,
            "mem_weights_mib": mib(mem_weights), "mem_kv_cache_mib": mib(after_prefill["cache_bytes"]),
-           "cache_after_prefill": after_prefill,
+           "cache_after_prefill": after_prefill, "cache_after_decode": after_decode,
+           "mem_allocated_after_decode_mib": mib(mem_after_decode),
            "peak_allocated_mib": mib(peak), "peak_reserved_mib": mib(reserved)}
     if dropped:
         res["config_keys_not_accepted"] = dropped
