@@ -747,7 +747,7 @@ def hf_infer(cfg_name, c, batch, ctx, attn="sdpa", prefill_iters=2, decode_steps
     res = {"kind": "infer_llm", "model": cfg_name, "config": c, "params": n_params, "batch": batch, "context_len": ctx,
            "precision_mode": "bf16", "runtime": "eager",
            "framework": "HF transformers %s model forward, eager PyTorch, %s attention, the cache the model makes "
-                        "(use_cache=True), logits_to_keep=1, greedy-free decode steps" % (T.__version__, attn),
+                        "(use_cache=True), logits_to_keep=1, decode steps feed a fixed token (no sampling)" % (T.__version__, attn),
            "attn_implementation": getattr(cfg, "_attn_implementation", attn),
            "experts_implementation": getattr(cfg, "_experts_implementation", None),
            "layers_built": cfg.num_hidden_layers, "layers_published": layers_published or cfg.num_hidden_layers,
