@@ -6,15 +6,20 @@ round-2 cases and a third group of shapes added, a tf32/fp32 training mode,
 BERT, and a gpu_id tag so `gpuplanner-cli validate` and `calibrate` read the
 records without guessing the catalog id.
 
-Usage: python3 measure.py [--gpu-id CATALOG_ID] [--group all|base|round2|round3] [case-prefix ...]
+Usage: python3 measure.py [--gpu-id CATALOG_ID] [--group all|base|round2|round3|round4] [case-prefix ...]
 
 Writes results.json (list of cases) under $OUT (default: a folder in the temp dir), rewriting
 it after every case, so an interrupted run keeps what finished. Every case records its full config so a
 planner can predict it.
 """
 import json, os, sys, time, math, traceback, subprocess
-import torch
-import torch.nn.functional as F
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # `--list` works without PyTorch (run-fresh.sh lists the cases with it)
+    if "--list" not in sys.argv:
+        raise
+    torch = F = None
 
 OUT = os.environ.get("OUT") or os.path.join(__import__("tempfile").gettempdir(), "gpu-measure")
 os.makedirs(OUT, exist_ok=True)
@@ -76,7 +81,7 @@ def case(name):
                 r["name"] = name
                 r["ok"] = True
             except Exception as e:
-                r = {"name": name, "ok": False, "error": repr(e)[:500]}
+                r = {"name": name, "ok": False, "error": repr(e)[:500], "traceback": traceback.format_exc()[-2000:]}
                 traceback.print_exc()
             r["wall_s"] = round(time.time() - t0, 1)
             if GPU_ID:
@@ -114,6 +119,11 @@ def device_info():
         info["nvidia_smi"] = q.stdout.strip()
     except Exception as e:
         info["nvidia_smi"] = repr(e)
+    for mod in ("transformers", "peft", "torchvision"):
+        try:
+            info[mod] = __import__(mod).__version__
+        except Exception as e:
+            info[mod] = "not importable: " + repr(e)[:100]
     torch.zeros(1, device="cuda")
     free, total = torch.cuda.mem_get_info()
     info["context_overhead_mib"] = mib(total - free - torch.cuda.memory_reserved())
@@ -171,10 +181,13 @@ def count_params(m):
 
 def train_llm(arch, cfg_kw, seq, mb, ckpt=False, mode="amp_bf16", optim="adamw", lora=None, steps=8, compile=False):
     import transformers as T
-    cfg_cls, cls = {"gpt2": (T.GPT2Config, T.GPT2LMHeadModel), "llama": (T.LlamaConfig, T.LlamaForCausalLM),
-                    "qwen2": (T.Qwen2Config, T.Qwen2ForCausalLM), "mixtral": (T.MixtralConfig, T.MixtralForCausalLM),
-                    "bert": (T.BertConfig, T.BertForMaskedLM)}[arch]
-    cfg = cfg_cls(**cfg_kw)
+    if arch in HF_CLASSES:  # round 4: the published config.json of a current model
+        cfg_cls, cls = (getattr(T, n) for n in HF_CLASSES[arch])
+    else:
+        cfg_cls, cls = {"gpt2": (T.GPT2Config, T.GPT2LMHeadModel), "llama": (T.LlamaConfig, T.LlamaForCausalLM),
+                        "qwen2": (T.Qwen2Config, T.Qwen2ForCausalLM), "mixtral": (T.MixtralConfig, T.MixtralForCausalLM),
+                        "bert": (T.BertConfig, T.BertForMaskedLM)}[arch]
+    cfg, dropped = _hf_config(cfg_cls, cfg_kw)
     cfg._attn_implementation = "sdpa"
     if arch != "bert":
         cfg.use_cache = False
@@ -227,6 +240,8 @@ def train_llm(arch, cfg_kw, seq, mb, ckpt=False, mode="amp_bf16", optim="adamw",
            "model_tflops_6N": round(6 * n_params * tok_s / 1e12, 1) if not lora else None,
            "mem_weights_mib": mib(mem_weights), "mem_persistent_after_step_mib": mib(mem_after_step),
            "peak_allocated_mib": mib(peak), "peak_reserved_mib": mib(reserved)}
+    if dropped:
+        res["config_keys_not_accepted"] = dropped
     torch.backends.cuda.matmul.allow_tf32 = False
     del model, opt, x
     return res
@@ -301,12 +316,15 @@ class Decoder:
         dt = torch.bfloat16
         h, L = c["hidden_size"], c["num_hidden_layers"]
         self.nh, self.nkv = c["num_attention_heads"], c["num_key_value_heads"]
-        self.hd = h // self.nh
+        self.hd = c.get("head_dim") or h // self.nh  # explicit head_dim (Qwen3) where the config gives one
+        self.qk_norm = c.get("model_type") in ("qwen3",)  # per-head RMSNorm of q and k (Qwen3)
         ffn, V = c["intermediate_size"], c["vocab_size"]
         r = lambda *s: torch.randn(*s, device="cuda", dtype=dt) * 0.02
         self.embed = r(V, h)
         self.layers = [dict(qkv=r(h, (self.nh + 2 * self.nkv) * self.hd), o=r(self.nh * self.hd, h), w13=r(h, 2 * ffn),
-                            w2=r(ffn, h), n1=torch.ones(h, device="cuda", dtype=dt), n2=torch.ones(h, device="cuda", dtype=dt))
+                            w2=r(ffn, h), n1=torch.ones(h, device="cuda", dtype=dt), n2=torch.ones(h, device="cuda", dtype=dt),
+                            **({"qn": torch.ones(self.hd, device="cuda", dtype=dt), "kn": torch.ones(self.hd, device="cuda", dtype=dt)}
+                               if self.qk_norm else {}))
                        for _ in range(L)]
         self.head = r(h, V)
         self.ffn = ffn
@@ -326,8 +344,13 @@ class Decoder:
         y = F.rms_norm(x, (h,), l["n1"])
         qkv = y @ l["qkv"]
         q, k, v = qkv.split([self.nh * self.hd, self.nkv * self.hd, self.nkv * self.hd], -1)
-        q = q.view(B, T, self.nh, self.hd).transpose(1, 2)
-        k = k.view(B, T, self.nkv, self.hd).transpose(1, 2)
+        q = q.view(B, T, self.nh, self.hd)
+        k = k.view(B, T, self.nkv, self.hd)
+        if self.qk_norm:
+            q = F.rms_norm(q, (self.hd,), l["qn"])
+            k = F.rms_norm(k, (self.hd,), l["kn"])
+        q = q.transpose(1, 2)
+        k = k.transpose(1, 2)
         v = v.view(B, T, self.nkv, self.hd).transpose(1, 2)
         if write_pos is not None:  # decode: one new token at a fixed position, attend over the cache
             self.k[i, :, :, write_pos:write_pos + 1] = k
@@ -349,11 +372,11 @@ class Decoder:
         return x[:, -1] @ self.head
 
 
-def llm_infer(cfg_name, c, batch, ctx):
+def llm_infer(cfg_name, c, batch, ctx, prefill_iters=5, prefill_warm=2):
     m = Decoder(c, batch, ctx)
     prompt = torch.randint(0, c["vocab_size"], (batch, ctx), device="cuda")
     with torch.no_grad():
-        t_prefill = timed(lambda: m.forward(prompt, decode=False), 5, warm=2)
+        t_prefill = timed(lambda: m.forward(prompt, decode=False), prefill_iters, warm=prefill_warm)
         tok = torch.randint(0, c["vocab_size"], (batch, 1), device="cuda")
         s = torch.cuda.Stream()
         s.wait_stream(torch.cuda.current_stream())
@@ -367,7 +390,8 @@ def llm_infer(cfg_name, c, batch, ctx):
         t_step = timed(g.replay, 50, warm=5)
     kv_bytes = 2 * len(m.layers) * batch * m.nkv * (ctx + 1) * m.hd * 2
     res = {"kind": "infer_llm", "model": cfg_name, "config": c, "params": m.params, "batch": batch, "context_len": ctx,
-           "precision_mode": "bf16", "framework": "minimal PyTorch decoder, SDPA attention, CUDA graph decode step, no RoPE/sampling",
+           "precision_mode": "bf16", "framework": "minimal PyTorch decoder, SDPA attention, CUDA graph decode step, no RoPE/sampling"
+           + (", per-head QK RMSNorm, head_dim %d" % m.hd if m.qk_norm else ""),
            "prefill_s": round(t_prefill, 5), "ttft_ms_prefill_only": round(t_prefill * 1000, 2),
            "decode_step_ms": round(t_step * 1000, 3), "decode_tokens_per_s_per_seq": round(1 / t_step, 1),
            "decode_tokens_per_s_total": round(batch / t_step, 1),
@@ -509,6 +533,263 @@ cases_round3 = [
 ]
 
 
+# ---------------------------------------------------------------- round 4 (tests/data/round4): the models people run today
+# Each config is the model's published config.json (the text model's part for Gemma 3), sources in
+# tests/data/round4/README.md. The record stores the dict the model was built from, so `validate` reads exactly the
+# model that ran; where a case builds fewer layers than published, the dict says so (num_hidden_layers, layer_types)
+# and the record carries "layers_published".
+HF_CLASSES = {"qwen3": ("Qwen3Config", "Qwen3ForCausalLM"), "qwen3_moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM"),
+              "gemma3_text": ("Gemma3TextConfig", "Gemma3ForCausalLM"), "gpt_oss": ("GptOssConfig", "GptOssForCausalLM"),
+              "olmo2": ("Olmo2Config", "Olmo2ForCausalLM"), "phi3": ("Phi3Config", "Phi3ForCausalLM"),
+              "qwen3_next": ("Qwen3NextConfig", "Qwen3NextForCausalLM")}
+# keys of a config.json that describe the file, not the model
+HF_META_KEYS = ("architectures", "torch_dtype", "dtype", "transformers_version", "_name_or_path")
+
+
+def _hf_config(cfg_cls, d):
+    """The config class built from a config.json dict; returns (config, keys the class refused)."""
+    kw = {k: v for k, v in d.items() if k not in HF_META_KEYS}
+    try:
+        return cfg_cls(**kw), []
+    except TypeError:  # a strict config class: keep the keys its __init__ names
+        import inspect
+        names = set(inspect.signature(cfg_cls.__init__).parameters)
+        dropped = sorted(k for k in kw if k not in names)
+        return cfg_cls(**{k: v for k, v in kw.items() if k in names}), dropped
+
+
+QWEN3_8B = {  # Qwen/Qwen3-8B config.json
+    "architectures": ["Qwen3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 151643,
+    "eos_token_id": 151645, "head_dim": 128, "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02,
+    "intermediate_size": 12288, "max_position_embeddings": 40960, "max_window_layers": 36, "model_type": "qwen3",
+    "num_attention_heads": 32, "num_hidden_layers": 36, "num_key_value_heads": 8, "rms_norm_eps": 1e-06,
+    "rope_scaling": None, "rope_theta": 1000000, "sliding_window": None, "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16", "use_cache": True, "use_sliding_window": False, "vocab_size": 151936}
+QWEN3_30B_A3B = {  # Qwen/Qwen3-30B-A3B config.json
+    "architectures": ["Qwen3MoeForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 151643,
+    "decoder_sparse_step": 1, "eos_token_id": 151645, "head_dim": 128, "hidden_act": "silu", "hidden_size": 2048,
+    "initializer_range": 0.02, "intermediate_size": 6144, "max_position_embeddings": 40960, "max_window_layers": 48,
+    "mlp_only_layers": [], "model_type": "qwen3_moe", "moe_intermediate_size": 768, "norm_topk_prob": True,
+    "num_attention_heads": 32, "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": 48,
+    "num_key_value_heads": 4, "output_router_logits": False, "rms_norm_eps": 1e-06, "rope_scaling": None,
+    "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001, "sliding_window": None, "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16", "use_cache": True, "use_sliding_window": False, "vocab_size": 151936}
+_GEMMA3_12B_LAYERS = (["sliding_attention"] * 5 + ["full_attention"]) * 8
+GEMMA3_12B_TEXT = {  # google/gemma-3-12b-it config.json, text_config (the language model; no vision tower built)
+    "_sliding_window_pattern": 6, "attention_bias": False, "attention_dropout": 0.0, "attn_logit_softcapping": None,
+    "cache_implementation": "hybrid", "final_logit_softcapping": None, "head_dim": 256,
+    "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 3840, "initializer_range": 0.02, "intermediate_size": 15360,
+    "layer_types": _GEMMA3_12B_LAYERS, "max_position_embeddings": 131072, "model_type": "gemma3_text",
+    "num_attention_heads": 16, "num_hidden_layers": 48, "num_key_value_heads": 8, "query_pre_attn_scalar": 256,
+    "rms_norm_eps": 1e-06, "rope_local_base_freq": 10000, "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+    "rope_theta": 1000000, "sliding_window": 1024, "sliding_window_pattern": 6, "use_cache": True, "vocab_size": 262208}
+GPT_OSS_20B_BF16 = {  # openai/gpt-oss-20b config.json without its quantization_config: experts built in bf16
+    "architectures": ["GptOssForCausalLM"], "attention_bias": True, "attention_dropout": 0.0, "eos_token_id": 200002,
+    "experts_per_token": 4, "head_dim": 64, "hidden_act": "silu", "hidden_size": 2880, "initial_context_length": 4096,
+    "initializer_range": 0.02, "intermediate_size": 2880, "layer_types": ["sliding_attention", "full_attention"] * 12,
+    "max_position_embeddings": 131072, "model_type": "gpt_oss", "num_attention_heads": 64, "num_experts_per_tok": 4,
+    "num_hidden_layers": 24, "num_key_value_heads": 8, "num_local_experts": 32, "output_router_logits": False,
+    "pad_token_id": 199999, "rms_norm_eps": 1e-05,
+    "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0, "original_max_position_embeddings": 4096,
+                     "rope_type": "yarn", "truncate": False},
+    "rope_theta": 150000, "router_aux_loss_coef": 0.9, "sliding_window": 128, "swiglu_limit": 7.0,
+    "tie_word_embeddings": False, "use_cache": True, "vocab_size": 201088}
+OLMO2_7B = {  # allenai/OLMo-2-1124-7B config.json
+    "architectures": ["Olmo2ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0, "eos_token_id": 100257,
+    "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 11008,
+    "max_position_embeddings": 4096, "model_type": "olmo2", "num_attention_heads": 32, "num_hidden_layers": 32,
+    "num_key_value_heads": 32, "pad_token_id": 100277, "rms_norm_eps": 1e-06, "rope_theta": 500000.0,
+    "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 100352}
+QWEN3_NEXT_80B_8L = {  # Qwen/Qwen3-Next-80B-A3B-Instruct config.json with 8 of its 48 layers (6 linear + 2 full)
+    "architectures": ["Qwen3NextForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+    "bos_token_id": 151643, "decoder_sparse_step": 1, "eos_token_id": 151645, "full_attention_interval": 4,
+    "head_dim": 256, "hidden_act": "silu", "hidden_size": 2048, "initializer_range": 0.02, "intermediate_size": 5120,
+    "layer_types": ["linear_attention"] * 3 + ["full_attention"] + ["linear_attention"] * 3 + ["full_attention"],
+    "linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "linear_num_key_heads": 16, "linear_num_value_heads": 32,
+    "linear_value_head_dim": 128, "max_position_embeddings": 262144, "mlp_only_layers": [], "model_type": "qwen3_next",
+    "moe_intermediate_size": 512, "norm_topk_prob": True, "num_attention_heads": 16, "num_experts": 512,
+    "num_experts_per_tok": 10, "num_hidden_layers": 8, "num_key_value_heads": 2, "output_router_logits": False,
+    "partial_rotary_factor": 0.25, "rms_norm_eps": 1e-06, "rope_scaling": None, "rope_theta": 10000000,
+    "router_aux_loss_coef": 0.001, "shared_expert_intermediate_size": 512, "tie_word_embeddings": False,
+    "use_cache": True, "use_sliding_window": False, "vocab_size": 151936}
+
+
+def _tensor_bytes(obj, seen, depth=0):
+    """Bytes of the distinct tensors an object (a HF cache) holds, looking 4 levels into attributes and lists."""
+    if torch.is_tensor(obj):
+        key = (obj.untyped_storage().data_ptr(), obj.untyped_storage().nbytes())
+        if key in seen or obj.device.type != "cuda":
+            return 0
+        seen.add(key)
+        return obj.untyped_storage().nbytes()
+    if depth > 4 or isinstance(obj, (str, int, float, bool, type(None))):
+        return 0
+    if isinstance(obj, dict):
+        return sum(_tensor_bytes(v, seen, depth + 1) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return sum(_tensor_bytes(v, seen, depth + 1) for v in obj)
+    if hasattr(obj, "__dict__"):
+        return sum(_tensor_bytes(v, seen, depth + 1) for v in vars(obj).values())
+    return 0
+
+
+def _view_bytes(obj, seen, depth=0):
+    """Bytes of the tensors' own elements (a slice counts its slice, not the storage under it)."""
+    if torch.is_tensor(obj):
+        key = (obj.data_ptr(), tuple(obj.shape))
+        if key in seen or obj.device.type != "cuda":
+            return 0
+        seen.add(key)
+        return obj.numel() * obj.element_size()
+    if depth > 4 or isinstance(obj, (str, int, float, bool, type(None))):
+        return 0
+    if isinstance(obj, dict):
+        return sum(_view_bytes(v, seen, depth + 1) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return sum(_view_bytes(v, seen, depth + 1) for v in obj)
+    if hasattr(obj, "__dict__"):
+        return sum(_view_bytes(v, seen, depth + 1) for v in vars(obj).values())
+    return 0
+
+
+def _cache_info(cache):
+    """Which cache class HF used, what each layer keeps, and the bytes it holds: cache_bytes counts the storage the
+    cache's tensors keep alive (a window sliced out of a longer tensor keeps the whole tensor), cache_bytes_elements
+    only their elements."""
+    info = {"cache_class": type(cache).__name__, "cache_bytes": _tensor_bytes(cache, set()),
+            "cache_bytes_elements": _view_bytes(cache, set())}
+    layers = getattr(cache, "layers", None)
+    if isinstance(layers, (list, tuple)) and layers:
+        kinds, lens = {}, []
+        for l in layers:
+            kinds[type(l).__name__] = kinds.get(type(l).__name__, 0) + 1
+            k = getattr(l, "keys", None)
+            lens.append(int(k.shape[-2]) if torch.is_tensor(k) and k.dim() >= 2 else None)
+        info["cache_layer_classes"] = kinds
+        info["cache_tokens_per_layer"] = lens
+    else:
+        kc = getattr(cache, "key_cache", None)
+        if isinstance(kc, (list, tuple)):
+            info["cache_tokens_per_layer"] = [int(k.shape[-2]) if torch.is_tensor(k) and k.dim() >= 2 else None
+                                              for k in kc]
+    return info
+
+
+def _gpu_busy_ms(fn, n=3):
+    """GPU kernel time per call of fn (sum of the kernels' own times, torch.profiler), to tell host-bound steps."""
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(n):
+            fn()
+        torch.cuda.synchronize()
+    total_us = 0.0
+    for e in prof.key_averages():
+        v = getattr(e, "self_device_time_total", None)
+        total_us += v if v is not None else getattr(e, "self_cuda_time_total", 0)
+    return round(total_us / 1000 / n, 3)
+
+
+def hf_infer(cfg_name, c, batch, ctx, attn="sdpa", prefill_iters=2, decode_steps=12, layers_published=None):
+    """The real Hugging Face model (random bf16 weights): prefill of ctx tokens with the cache HF makes itself, then
+    eager decode steps on that cache. Records the cache class and what it holds."""
+    import transformers as T
+    cfg_cls, cls = (getattr(T, n) for n in HF_CLASSES[c["model_type"]])
+    cfg, dropped = _hf_config(cfg_cls, c)
+    cfg._attn_implementation = attn
+    torch.set_default_dtype(torch.bfloat16)
+    try:
+        with torch.device("cuda"):
+            model = cls(cfg)
+    finally:
+        torch.set_default_dtype(torch.float32)
+    model.eval()
+    n_params = count_params(model)
+    torch.cuda.synchronize()
+    mem_weights = torch.cuda.memory_allocated()
+    V = cfg.vocab_size
+    x = torch.randint(0, V, (batch, ctx), device="cuda")
+    tok = torch.randint(0, V, (batch, 1), device="cuda")
+    out, t_pre = None, []
+    with torch.no_grad():
+        for i in range(1 + prefill_iters):  # the first is a warm-up
+            out = None
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            out = model(input_ids=x, use_cache=True, logits_to_keep=1)
+            torch.cuda.synchronize()
+            if i:
+                t_pre.append(time.perf_counter() - t0)
+        cache = out.past_key_values
+        out = None
+        after_prefill = _cache_info(cache)
+        state = {"cache": cache}
+
+        def step():
+            o = model(input_ids=tok, past_key_values=state["cache"], use_cache=True)
+            state["cache"] = o.past_key_values
+
+        for _ in range(2):
+            step()
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(decode_steps):
+            step()
+        torch.cuda.synchronize()
+        t_step = (time.perf_counter() - t0) / decode_steps
+        peak, reserved = torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()
+        after_decode = _cache_info(state["cache"])
+        mem_after_decode = torch.cuda.memory_allocated()
+        try:
+            busy = _gpu_busy_ms(step)
+        except Exception as e:
+            busy = "profiler failed: " + repr(e)[:200]
+    t_prefill = min(t_pre)
+    res = {"kind": "infer_llm", "model": cfg_name, "config": c, "params": n_params, "batch": batch, "context_len": ctx,
+           "precision_mode": "bf16", "runtime": "eager",
+           "framework": "HF transformers %s model forward, eager PyTorch, %s attention, the cache the model makes "
+                        "(use_cache=True), logits_to_keep=1, decode steps feed a fixed token (no sampling)" % (T.__version__, attn),
+           "attn_implementation": getattr(cfg, "_attn_implementation", attn),
+           "experts_implementation": getattr(cfg, "_experts_implementation", None),
+           "layers_built": cfg.num_hidden_layers, "layers_published": layers_published or cfg.num_hidden_layers,
+           "prefill_s": round(t_prefill, 5), "ttft_ms_prefill_only": round(t_prefill * 1000, 2),
+           "prefill_runs_s": [round(t, 4) for t in t_pre],
+           "decode_step_ms": round(t_step * 1000, 3), "decode_tokens_per_s_per_seq": round(1 / t_step, 1),
+           "decode_tokens_per_s_total": round(batch / t_step, 1),
+           "decode_context_range": [ctx + 2, ctx + 2 + decode_steps],
+           "decode_gpu_busy_ms": busy,
+           "mem_weights_mib": mib(mem_weights), "mem_kv_cache_mib": mib(after_prefill["cache_bytes"]),
+           "cache_after_prefill": after_prefill, "cache_after_decode": after_decode,
+           "mem_allocated_after_decode_mib": mib(mem_after_decode),
+           "peak_allocated_mib": mib(peak), "peak_reserved_mib": mib(reserved)}
+    if dropped:
+        res["config_keys_not_accepted"] = dropped
+    del model, state, cache
+    return res
+
+
+R4_ATTN = ["q_proj", "k_proj", "v_proj", "o_proj"]
+
+cases_round4 = [
+    # Qwen3-8B on the minimal decoder with a CUDA-graph decode step (runtime "optimized"), QK norm and head_dim 128
+    case("infer_r4_qwen3_8b_b1_ctx4096")(lambda: llm_infer("qwen3-8b", QWEN3_8B, 1, 4096)),
+    # Gemma 3 12B at 32k: HF's own cache (sliding layers may keep only the window), sdpa
+    case("infer_r4_gemma3_12b_hf_b1_ctx32768")(lambda: hf_infer("gemma-3-12b (text)", GEMMA3_12B_TEXT, 1, 32768)),
+    # gpt-oss-20b, experts in bf16: sinks need HF's eager attention
+    case("infer_r4_gptoss_20b_bf16_hf_b1_ctx4096")(lambda: hf_infer("gpt-oss-20b (bf16 experts)", GPT_OSS_20B_BF16, 1, 4096,
+                                                                   attn="eager")),
+    case("infer_r4_qwen3_8b_b32_ctx2048")(lambda: llm_infer("qwen3-8b", QWEN3_8B, 32, 2048, prefill_iters=2, prefill_warm=1)),
+    case("infer_r4_qwen3_30b_a3b_hf_b1_ctx1024")(lambda: hf_infer("qwen3-30b-a3b", QWEN3_30B_A3B, 1, 1024)),
+    case("train_r4_gemma3_12b_lora16_s2048_mb2_ckpt")(lambda: train_llm("gemma3_text", GEMMA3_12B_TEXT, 2048, 2, ckpt=True,
+                                                                        mode="pure_bf16", steps=4,
+                                                                        lora={"r": 16, "targets": R4_ATTN})),
+    case("train_r4_olmo2_7b_lora16_s2048_mb4_ckpt")(lambda: train_llm("olmo2", OLMO2_7B, 2048, 4, ckpt=True, mode="pure_bf16",
+                                                                      steps=4, lora={"r": 16, "targets": R4_ATTN})),
+    case("infer_r4_qwen3_8b_hf_b1_ctx4096")(lambda: hf_infer("qwen3-8b", QWEN3_8B, 1, 4096)),
+    case("infer_r4_qwen3next_80b_8of48l_hf_b1_ctx2048")(lambda: hf_infer("qwen3-next-80b-a3b (8 of 48 layers)",
+                                                                         QWEN3_NEXT_80B_8L, 1, 2048, layers_published=48)),
+]
+
+
 if __name__ == "__main__":
     if not LIST:
         device_info()
@@ -516,8 +797,9 @@ if __name__ == "__main__":
         for n in ["fp32", "tf32", "fp16", "bf16", "fp8", "int8"]:
             globals()[f"mm_{n}"]()
         micro_bandwidth()
-    groups = {"base": cases_llm_inf + cases_vision + cases_train, "round2": cases_round2, "round3": cases_round3}
-    for g in (["base", "round2", "round3"] if GROUP == "all" else GROUP.split(",")):
+    groups = {"base": cases_llm_inf + cases_vision + cases_train, "round2": cases_round2, "round3": cases_round3,
+              "round4": cases_round4}
+    for g in (["base", "round2", "round3", "round4"] if GROUP == "all" else GROUP.split(",")):
         for f in groups.get(g, []):
             f()
     if not LIST:
