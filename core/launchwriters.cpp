@@ -509,9 +509,6 @@ LaunchFiles writeTorchrunFsdp(const LaunchTarget& t, const EngineSpec& spec, con
     Training tr = prepareTraining(t, spec);
     const TrainingWorkload& w = tr.w;
     const Hardware& h = tr.h;
-    if (h.zero == 1)
-        refuse(spec.id, "FSDP has no optimizer-only sharding (ZeRO stage 1): reshard_after_forward=False shards the "
-                        "gradients too (stage 2); use deepspeed for stage 1, or plan with ZeRO 2 or 3");
     if (w.precision == TrainPrecision::FP8)
         refuse(spec.id, "FSDP's mixed precision policy has no FP8 matmuls (that needs torchao float8 or Transformer Engine "
                         "in your script); use accelerate (mixed_precision fp8) or plan with bf16");
@@ -546,6 +543,19 @@ LaunchFiles writeTorchrunFsdp(const LaunchTarget& t, const EngineSpec& spec, con
         fs["offload_policy"] = nullptr;
         cfg["fully_shard"] = fs;
     }
+    const bool zero1 = h.zero == 1 && h.count > 1;
+    if (zero1) {
+        // ZeRO-1 is DDP with torch.distributed.optim.ZeroRedundancyOptimizer
+        // (FSDP has no optimizer-only sharding).
+        key(spec, "zero_redundancy_optimizer");
+        key(spec, "zero_redundancy_optimizer.optimizer_class");
+        key(spec, "zero_redundancy_optimizer.parameters_as_bucket_view");
+        key(spec, "zero_redundancy_optimizer.overlap_with_ddp");
+        const char* cls = w.optimizer == Optimizer::AdamW       ? "torch.optim.AdamW"
+                          : w.optimizer == Optimizer::AdamW8bit ? "bitsandbytes.optim.AdamW8bit"
+                                                                : "torch.optim.SGD";
+        cfg["zero_redundancy_optimizer"] = {{"optimizer_class", cls}, {"parameters_as_bucket_view", false}, {"overlap_with_ddp", false}};
+    }
     if (w.precision == TrainPrecision::TF32)
         notes.push_back("TF32: set torch.backends.cuda.matmul.allow_tf32 = True in your script.");
     ordered_json tj;
@@ -554,7 +564,9 @@ LaunchFiles writeTorchrunFsdp(const LaunchTarget& t, const EngineSpec& spec, con
         tj[k] = std::move(v);
     };
     key(spec, "training", std::string(), true);
-    put("strategy", fsdp ? (h.zero == 3 ? "fsdp2_full_shard" : "fsdp2_shard_grad_op") : (h.count > 1 ? "ddp" : "single_gpu"));
+    put("strategy", fsdp    ? (h.zero == 3 ? "fsdp2_full_shard" : "fsdp2_shard_grad_op")
+                    : zero1 ? "ddp_zero_redundancy_optimizer"
+                            : (h.count > 1 ? "ddp" : "single_gpu"));
     put("micro_batch_size", w.microBatch);
     put("gradient_accumulation_steps", w.gradAccum);
     put("global_batch_size", tr.globalBatch);
@@ -578,7 +590,9 @@ LaunchFiles writeTorchrunFsdp(const LaunchTarget& t, const EngineSpec& spec, con
     std::vector<std::string> head = tr.head;
     head.push_back(fsdp ? "FSDP2: fully_shard each transformer block, then the root, with the fully_shard arguments of "
                           "fsdp_config.json (reshard_after_forward " + std::string(h.zero == 3 ? "True: ZeRO-3" : "False: ZeRO-2") + ")."
-                        : (h.count > 1 ? "ZeRO 0: plain DistributedDataParallel, no sharding." : "One GPU: no sharding."));
+                  : zero1 ? "ZeRO 1: DistributedDataParallel with torch.distributed.optim.ZeroRedundancyOptimizer (the "
+                            "optimizer states sharded over the " + str(h.count) + " GPUs), as in fsdp_config.json."
+                  : (h.count > 1 ? "ZeRO 0: plain DistributedDataParallel, no sharding." : "One GPU: no sharding."));
     head.push_back(scriptArgsNote(tr));
     head.push_back("At start torchrun logs the rendezvous and world size " + str(h.count) + "; read the peak memory with "
                    "torch.cuda.max_memory_reserved() (+ the CUDA context) against the prediction above.");
@@ -881,7 +895,7 @@ LaunchFiles writeTorchtune(const LaunchTarget& t, const EngineSpec& spec, const 
             else if (m == "gate_proj" || m == "up_proj" || m == "down_proj")
                 mlp = true;
         }
-        set("model.lora_attn_modules", "[" + attn + "]");
+        set("model.lora_attn_modules", "'[" + attn + "]'"); // quoted: [ ] are shell globs
         set("model.apply_lora_to_mlp", mlp ? "True" : "False");
         if (mlp)
             notes.push_back("torchtune's apply_lora_to_mlp puts adapters on all three MLP projections (w1, w2, w3).");

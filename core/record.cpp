@@ -237,15 +237,31 @@ void readHfTrainer(const std::string& text, Draft& d)
 
 void readTorchtune(const std::string& text, Draft& d)
 {
-    // DiskLogger: "Step {step} | {name}:{value}", one metric per line.
+    // DiskLogger.log_dict: "Step {step} | " then "{name}:{data} " per metric, one
+    // line per logged step (txt), or {"step": N, name: value, ...} per line (jsonl).
     std::istringstream in(text);
     std::string line;
-    static const std::regex row(R"(^Step ([0-9]+) \| ([A-Za-z_]+):([0-9.eE+-]+))");
+    static const std::regex head(R"(^Step ([0-9]+) \| (.*)$)");
+    static const std::regex pair(R"(([A-Za-z_]+):([0-9.eE+-]+))");
     std::smatch m;
     std::map<std::string, std::vector<std::pair<int, double>>> series;
-    while (std::getline(in, line))
-        if (std::regex_search(line, m, row))
-            series[m[2].str()].push_back({std::stoi(m[1].str()), number(m[3].str())});
+    while (std::getline(in, line)) {
+        if (std::regex_search(line, m, head)) {
+            const int step = std::stoi(m[1].str());
+            const std::string rest = m[2].str();
+            for (auto it = std::sregex_iterator(rest.begin(), rest.end(), pair); it != std::sregex_iterator(); ++it)
+                series[(*it)[1].str()].push_back({step, number((*it)[2].str())});
+        } else if (!line.empty() && line[0] == '{') {
+            try {
+                const json j = json::parse(line);
+                if (j.contains("step") && j["step"].is_number_integer())
+                    for (const auto& [k, v] : j.items())
+                        if (k != "step" && v.is_number())
+                            series[k].push_back({j["step"].get<int>(), v.get<double>()});
+            } catch (const json::exception&) {
+            }
+        }
+    }
     auto steady = [&](const std::string& name) -> std::optional<double> {
         const auto it = series.find(name);
         if (it == series.end() || it->second.empty())
@@ -381,12 +397,11 @@ std::string detectLogKind(const std::string& text)
                 return "vllm-bench";
         } catch (const json::exception&) {
         }
-        return std::string();
     }
     if (contains(text, "GPU KV cache size:") || contains(text, "LLM engine (v") || contains(text, "# GPU blocks:") ||
         contains(text, "Maximum concurrency for"))
         return "vllm-server";
-    if (contains(text, "tokens_per_second_per_gpu:") || (contains(text, "Step ") && contains(text, "| peak_memory_")))
+    if (contains(text, "tokens_per_second_per_gpu"))
         return "torchtune";
     if (contains(text, "***** Running training *****") || contains(text, "'train_runtime'"))
         return "hf-trainer";
