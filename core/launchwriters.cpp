@@ -239,8 +239,9 @@ LaunchFiles writeVllm(const LaunchTarget& t0, const EngineSpec& spec, const Cali
         refuse(spec.id, "vLLM has no INT8 weight quantization of a 16-bit checkpoint at load time; serve a W8A8 INT8 "
                         "checkpoint (llm-compressor), whose config.json selects the kernels, or plan with fp8");
     case InferPrecision::FP4:
-        if (!t.gpu.supports(DType::FP4))
-            refuse(spec.id, "FP4 weights need FP4 tensor cores (Blackwell); " + t.gpu.name + " has none");
+        if (!t.gpu.supports(DType::FP4) || t.gpu.vendor != "NVIDIA")
+            refuse(spec.id, "--quantization modelopt_fp4 serves NVIDIA's NVFP4 checkpoints on FP4 tensor cores (Blackwell); " +
+                                t.gpu.name + " is not one (AMD's MXFP4 checkpoints load through AMD Quark, which launch does not write)");
         quant = "modelopt_fp4";
         s.notes.push_back("FP4: --quantization modelopt_fp4 loads an NVFP4 checkpoint (TensorRT Model Optimizer); point the model at one.");
         break;
@@ -320,8 +321,9 @@ LaunchFiles writeSglang(const LaunchTarget& t0, const EngineSpec& spec, const Ca
         s.notes.push_back("INT8: --quantization w8a8_int8 loads a W8A8 INT8 checkpoint; point --model-path at one.");
         break;
     case InferPrecision::FP4:
-        if (!t.gpu.supports(DType::FP4))
-            refuse(spec.id, "FP4 weights need FP4 tensor cores (Blackwell); " + t.gpu.name + " has none");
+        if (!t.gpu.supports(DType::FP4) || t.gpu.vendor != "NVIDIA")
+            refuse(spec.id, "--quantization modelopt_fp4 serves NVIDIA's NVFP4 checkpoints on FP4 tensor cores (Blackwell); " +
+                                t.gpu.name + " is not one (AMD's MXFP4 checkpoints load through AMD Quark, which launch does not write)");
         quant = "modelopt_fp4";
         s.notes.push_back("FP4: --quantization modelopt_fp4 loads an NVFP4 checkpoint; point --model-path at one.");
         break;
@@ -384,6 +386,9 @@ LaunchFiles writeSglang(const LaunchTarget& t0, const EngineSpec& spec, const Ca
 
 LaunchFiles writeTrtllm(const LaunchTarget& t0, const EngineSpec& spec, const Calibration* cal)
 {
+    if (t0.gpu.vendor != "NVIDIA")
+        refuse(spec.id, "TensorRT-LLM runs on NVIDIA GPUs only; " + t0.gpu.name + " is " + t0.gpu.vendor +
+                            " (use vllm or sglang, which run on ROCm)");
     Serving s = prepareServing(t0, spec, cal);
     const LaunchTarget& t = s.t;
     const Hardware& h = t.scenario.hardware;
