@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "launchdialog.h"
 
 #include "atomicfile.h"
 #include "calibrationfile.h"
@@ -274,6 +275,12 @@ void MainWindow::buildMenus()
     file->addAction(m_importAct);
     file->addAction(m_reportAct);
     file->addAction(m_csvAct);
+    // The files that run the scenario as it stands on a serving or training engine (ui/launchdialog.h).
+    auto* launch = file->addAction(tr("&Launch files for this scenario..."));
+    launch->setObjectName(QStringLiteral("launchFilesAction"));
+    connect(launch, &QAction::triggered, this, [this] {
+        openLaunchDialog(this, m_docs->model()->scenario(), nullptr, m_controller->catalog(), m_controller->calibration());
+    });
     file->addSeparator();
     file->addAction(m_quitAct);
 
