@@ -25,6 +25,10 @@ namespace {
 
 bool contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
 
+/// Longer lines are skipped: no log line of these formats comes near it, and
+/// libstdc++'s std::regex recurses per character.
+constexpr std::size_t kMaxLineChars = 16384;
+
 /// "1,234,560" -> 1234560
 double number(std::string s)
 {
@@ -88,14 +92,16 @@ void readVllmServer(const std::string& text, Draft& d)
     static const std::regex concurrency(R"(Maximum concurrency for ([0-9,]+) tokens per request: ([0-9.]+)x)");
     static const std::regex available(R"(Available KV cache memory: ([0-9.]+) GiB)");
     static const std::regex blocks(R"(# (?:GPU|cuda|CUDA) blocks: ([0-9]+))");
-    static const std::regex version(R"(Initializing an? (?:V1 )?LLM engine \(v([^)]+)\) with config: (.*))");
+    static const std::regex version(R"(Initializing an? (?:V1 )?LLM engine \(v([^)]{1,64})\) with config: )");
     static const std::regex utilization(R"('gpu_memory_utilization': ([0-9.]+))");
     static const std::regex maxSeqs(R"('max_num_seqs': ([0-9]+))");
     std::optional<double> blockCount;
     while (std::getline(in, line)) {
+        if (line.size() > kMaxLineChars)
+            continue; // libstdc++'s regex recurses per character: no unbounded lines
         if (std::regex_search(line, m, version)) {
             d.measured["vllm_version"] = m[1].str();
-            const std::string cfg = m[2].str();
+            const std::string cfg = line.substr(std::size_t(m.position(0) + m.length(0)));
             if (auto v = configValue(cfg, "model")) {
                 d.model = *v;
                 d.read.push_back("model " + *v);
@@ -209,27 +215,36 @@ void readHfTrainer(const std::string& text, Draft& d)
     static const std::regex samples(R"('train_samples_per_second': ([0-9.eE+-]+))");
     static const std::regex runtime(R"('train_runtime': ([0-9.eE+-]+))");
     static const std::regex steps(R"('train_steps_per_second': ([0-9.eE+-]+))");
-    if (std::regex_search(text, m, perDevice)) {
+    // Only the lines that can hold them, each bounded (libstdc++'s regex recurses per character).
+    std::string lines;
+    {
+        std::istringstream in(text);
+        std::string line;
+        while (std::getline(in, line))
+            if (line.size() <= kMaxLineChars && (contains(line, " = ") || contains(line, "'train_")))
+                lines += line + "\n";
+    }
+    if (std::regex_search(lines, m, perDevice)) {
         d.microBatch = int(number(m[1].str()));
         d.read.push_back("per-device batch " + m[1].str());
     } else {
         d.unread.push_back("no \"Instantaneous batch size per device\" line");
     }
-    if (std::regex_search(text, m, accum)) {
+    if (std::regex_search(lines, m, accum)) {
         d.gradAccum = int(number(m[1].str()));
         d.read.push_back("gradient accumulation " + m[1].str());
     }
-    if (std::regex_search(text, m, samples)) {
+    if (std::regex_search(lines, m, samples)) {
         d.measured["train_samples_per_s"] = number(m[1].str());
         d.read.push_back("train_samples_per_second " + m[1].str());
     } else {
         d.unread.push_back("no train_samples_per_second (the run's final metrics)");
     }
-    if (std::regex_search(text, m, runtime)) {
+    if (std::regex_search(lines, m, runtime)) {
         d.measured["train_runtime_s"] = number(m[1].str());
         d.read.push_back("train_runtime " + m[1].str() + " s");
     }
-    if (std::regex_search(text, m, steps))
+    if (std::regex_search(lines, m, steps))
         d.measured["train_steps_per_s"] = number(m[1].str());
     d.unread.push_back("peak memory: the Trainer does not log it");
     d.unread.push_back("model, GPU and sequence length: the Trainer does not log them");
@@ -246,6 +261,8 @@ void readTorchtune(const std::string& text, Draft& d)
     std::smatch m;
     std::map<std::string, std::vector<std::pair<int, double>>> series;
     while (std::getline(in, line)) {
+        if (line.size() > kMaxLineChars)
+            continue;
         if (std::regex_search(line, m, head)) {
             const int step = std::stoi(m[1].str());
             const std::string rest = m[2].str();
