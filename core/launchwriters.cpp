@@ -217,7 +217,9 @@ std::string cudaDevices(const LaunchTarget& t, int replica)
     const Hardware& h = t.scenario.hardware;
     if (!h.mig.empty())
         return "CUDA_VISIBLE_DEVICES=MIG-UUID_FROM_nvidia-smi_-L ";
-    return "CUDA_VISIBLE_DEVICES=" + deviceList(replica * h.count, h.count) + " ";
+    // ROCm selects devices with HIP_VISIBLE_DEVICES (AMD's HIP environment variables).
+    const std::string var = t.gpu.vendor == "AMD" ? "HIP_VISIBLE_DEVICES=" : "CUDA_VISIBLE_DEVICES=";
+    return var + deviceList(replica * h.count, h.count) + " ";
 }
 
 // ---------------------------------------------------------------- vLLM
