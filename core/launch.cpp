@@ -156,13 +156,29 @@ double kvBytesPerTokenPerGpu(const LaunchTarget& t)
     return m.kvElementsPerToken() * p.kvBytes / (double(shard) * std::max(1, h.pp));
 }
 
+double engineTotalBytes(const LaunchTarget& t)
+{
+    // torch.cuda.mem_get_info()'s total, which vLLM multiplies by
+    // gpu_memory_utilization, is below nvidia-smi's total (the estimate's
+    // capacity): by 480 MiB on the H100 SXM (81079 vs 81559 MiB) and 615.1 MiB
+    // on the H200 SXM (143155.9 vs 143771 MiB), the device records of
+    // tests/data/round3/measured-round3-h{100,200}.json. Other GPUs: their mean,
+    // 547.6 MiB. A MIG slice's total is its own; no reserve is taken from it.
+    if (!t.scenario.hardware.mig.empty())
+        return t.estimate.capacityBytes;
+    const double reserveMib = t.gpu.id == "nvidia-h100-sxm"   ? 480.0
+                              : t.gpu.id == "nvidia-h200-sxm" ? 615.1
+                                                              : 547.6;
+    return t.estimate.capacityBytes - reserveMib * units::kMiB;
+}
+
 KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction, int blockSize)
 {
     KvStartup k;
     k.blockSize = blockSize;
     k.memoryFraction = memoryFraction;
     k.maxModelLen = t.scenario.inference.promptTokens + t.scenario.inference.outputTokens;
-    k.capacityBytes = t.estimate.capacityBytes;
+    k.capacityBytes = engineTotalBytes(t);
     k.nonKvBytes = t.estimate.memory.total() - t.estimate.memory.kvCache;
     k.availableBytes = memoryFraction * k.capacityBytes - k.nonKvBytes;
     k.kvBytesPerToken = kvBytesPerTokenPerGpu(t);

@@ -66,7 +66,7 @@ struct KvStartup {
     int blockSize = 16;
     int maxModelLen = 0;
     double memoryFraction = kVllmDefaultMemoryFraction;
-    double capacityBytes = 0;   // per GPU, the engine's total
+    double capacityBytes = 0;   // per GPU, the engine's total (engineTotalBytes)
     double nonKvBytes = 0;      // weights + activations + overhead per GPU (predicted)
     double availableBytes = 0;  // for the KV cache per GPU
     double kvBytesPerToken = 0; // per GPU (after the TP / PP split)
@@ -75,6 +75,10 @@ struct KvStartup {
     double maxConcurrency = 0;
 };
 KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction = kVllmDefaultMemoryFraction, int blockSize = 16);
+
+/// The GPU memory an engine sees as its total (torch.cuda.mem_get_info()), per GPU:
+/// the estimate's capacity less what the driver keeps out of CUDA's view.
+double engineTotalBytes(const LaunchTarget& t);
 
 /// KV cache bytes per token on one GPU of the target (K and V, all its layers).
 double kvBytesPerTokenPerGpu(const LaunchTarget& t);

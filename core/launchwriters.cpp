@@ -181,6 +181,11 @@ Serving prepareServing(const LaunchTarget& t0, const EngineSpec& spec, const Cal
     s.maxModelLen = in.promptTokens + in.outputTokens;
     s.batch = in.batch;
     s.chunk = int(std::lround((cal ? *cal : builtinCalibration()).servingChunkTokens));
+    if (s.t.scenario.hardware.count > kGpusPerNode)
+        s.notes.push_back("One replica spans " + str((s.t.scenario.hardware.count + kGpusPerNode - 1) / kGpusPerNode) +
+                          " hosts of " + str(kGpusPerNode) + " GPUs: start it with the engine's multi-node launcher (vLLM: a "
+                          "Ray cluster; TensorRT-LLM: mpirun with trtllm-llmapi-launch); CUDA_VISIBLE_DEVICES below numbers "
+                          "each host's GPUs.");
     return s;
 }
 
@@ -342,12 +347,13 @@ LaunchFiles writeSglang(const LaunchTarget& t0, const EngineSpec& spec, const Ca
     const double fraction = kVllmDefaultMemoryFraction;
     const Calibration& c0 = cal ? *cal : builtinCalibration();
     const double context = c0.contextCudaMib * units::kMiB;
-    const double pool = fraction * t.estimate.capacityBytes - t.estimate.memory.weights - context;
+    const double total = engineTotalBytes(t);
+    const double pool = fraction * total - t.estimate.memory.weights - context;
     const double perToken = kvBytesPerTokenPerGpu(t);
     if (pool <= 0)
         refuse(spec.id, "no memory left for SGLang's KV pool: weights " + num(bytesToGiB(t.estimate.memory.weights), 1) +
                             " GiB per GPU over --mem-fraction-static " + num(fraction, 2) + " x " +
-                            num(bytesToGiB(t.estimate.capacityBytes), 1) + " GiB");
+                            num(bytesToGiB(total), 1) + " GiB");
     std::vector<std::string> head = s.head;
     head.push_back("At start SGLang sizes its KV pool as --mem-fraction-static x GPU memory - (weights + CUDA context) and "
                    "logs it as max_total_num_tokens: predicted " + grouped(static_cast<long long>(std::floor(pool / perToken))) +
@@ -411,7 +417,7 @@ LaunchFiles writeTrtllm(const LaunchTarget& t0, const EngineSpec& spec, const Ca
     // --kv_cache_free_gpu_memory_fraction is a share of the memory left after the
     // weights and buffers: the same KV pool as vLLM's 0.9 of the whole GPU.
     const double fraction = kVllmDefaultMemoryFraction;
-    const double cap = t.estimate.capacityBytes;
+    const double cap = engineTotalBytes(t);
     const double nonKv = t.estimate.memory.total() - t.estimate.memory.kvCache;
     const double free = cap - nonKv;
     const double pool = fraction * cap - nonKv;

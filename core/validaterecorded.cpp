@@ -3,7 +3,7 @@
 // the log measured. Metrics:
 //   serving_non_kv_gib     (scored, the memory bound): weights + activations +
 //                          overhead per GPU, as the vLLM log implies it:
-//                          gpu_memory_utilization x GPU memory - the KV cache memory it reports
+//                          gpu_memory_utilization x GPU memory (engineTotalBytes) - the KV cache memory it reports
 //   vllm_kv_cache_tokens, vllm_max_concurrency: what vLLM logged at start vs
 //                          launch's prediction (core/launch.h predictVllmKv)
 //   serving_ttft_ms, serving_tpot_ms, serving_output_tokens_per_s: `vllm bench serve` means
@@ -78,7 +78,7 @@ void addRecordedRun(const json& r, const Catalog& catalog, ValidationSet& set)
         const double perToken = kvBytesPerTokenPerGpu(t0);
         const double kvBytes = num(m, "available_kv_cache_gib") > 0 ? num(m, "available_kv_cache_gib") * units::kGiB
                                                                      : num(m, "kv_cache_tokens") * perToken;
-        const double nonKv = kvBytes > 0 ? (fraction * t0.estimate.capacityBytes - kvBytes) / units::kGiB : 0;
+        const double nonKv = kvBytes > 0 ? (fraction * engineTotalBytes(t0) - kvBytes) / units::kGiB : 0;
         const double tokens = num(m, "kv_cache_tokens");
         const double concurrency = num(m, "max_concurrency");
         c.predict = [s, gpu, fraction, nonKv, tokens, concurrency, row](const EstimateOptions& o, std::vector<ValidationRow>& rows) {
