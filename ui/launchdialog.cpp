@@ -5,12 +5,14 @@
 #include "core/enginecatalog.h"
 #include "core/errors.h"
 #include "core/planner.h"
+#include "core/record.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -146,6 +148,42 @@ QString LaunchDialog::writeFiles()
     }
     m_result->setText(problem);
     return problem;
+}
+
+QStringList recordLogsInto(const QStringList& logs, const QString& dir, const gp::Scenario& base,
+                           const gp::Catalog& catalog, QString* error)
+{
+    error->clear();
+    std::vector<gp::LogInput> inputs;
+    for (const QString& path : logs) {
+        QString problem;
+        const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &problem);
+        if (!problem.isEmpty()) {
+            *error = path + QStringLiteral(": ") + problem;
+            return {};
+        }
+        inputs.push_back({path.toStdString(), bytes.toStdString()});
+    }
+    gp::RecordResult result;
+    try {
+        result = gp::recordLogs(inputs, base, catalog);
+    } catch (const gp::InputError& e) {
+        *error = problemsText(e);
+        return {};
+    }
+    gp::LaunchFiles out;
+    const std::string name = "recorded-" + QFileInfo(logs.value(0)).completeBaseName().toStdString() + ".json";
+    out.files.push_back({name, result.json, false});
+    if (const QString problem = writeLaunchFiles(dir, out); !problem.isEmpty()) {
+        *error = problem;
+        return {};
+    }
+    QStringList lines;
+    for (const auto& l : result.summary)
+        lines << QString::fromStdString(l);
+    lines << QObject::tr("Wrote %1 in %2: validate and calibrate read it (Settings: calibration file).")
+                 .arg(QString::fromStdString(name), dir);
+    return lines;
 }
 
 LaunchDialog* openLaunchDialog(QWidget* parent, const gp::Scenario& s, const gp::PlanOption* option,

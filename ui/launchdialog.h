@@ -58,6 +58,12 @@ private:
     QLabel* m_result = nullptr;
 };
 
+/// "Add my measurements...": reads the logs (core/record.h) with `base` supplying
+/// what they do not say, and writes recorded-<first log>.json into `dir`
+/// atomically. Returns the summary lines, or sets *error (then nothing is written).
+QStringList recordLogsInto(const QStringList& logs, const QString& dir, const gp::Scenario& base,
+                           const gp::Catalog& catalog, QString* error);
+
 /// Opens the dialog (non-modal, deleted on close) for a plan option of `s`, or for
 /// `s` as it stands when `option` is null. Returns nullptr and shows why when the
 /// target cannot be built (e.g. the scenario names several GPUs).

@@ -158,6 +158,30 @@ private slots:
             if (a->menu() && a->menu()->actions().contains(action))
                 inFileMenu = true;
         QVERIFY(inFileMenu);
+        QVERIFY(w.findChild<QAction*>(QStringLiteral("addMeasurementsAction")));
+    }
+
+    void addMyMeasurementsWritesRecords()
+    {
+        const QString logs = QStringLiteral(GP_TEST_DATA_DIR "/logs/");
+        const LoadedScenario base = loadScenarioFile(logs + QStringLiteral("llama31-8b-h100-serve.gpuplan.json"));
+        QVERIFY(base.scenario);
+        const QString dir = m_dir.filePath(QStringLiteral("measurements"));
+        QString error;
+        const QStringList lines = recordLogsInto({logs + QStringLiteral("vllm-serve-llama31-8b-h100.log")}, dir,
+                                                 *base.scenario, gp::Catalog::builtin(), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(lines.first().contains(QStringLiteral("(vllm-server): 6 measured values")));
+        const QString written = readAll(dir + QStringLiteral("/recorded-vllm-serve-llama31-8b-h100.json"));
+        QVERIFY(written.contains(QStringLiteral("\"kv_cache_tokens\": 444080")));
+        // Without a GPU in the base scenario: refused with what is missing, nothing written.
+        gp::Scenario noGpu = *base.scenario;
+        noGpu.hardware.gpus.clear();
+        const QString other = m_dir.filePath(QStringLiteral("measurements-none"));
+        QVERIFY(recordLogsInto({logs + QStringLiteral("vllm-serve-llama31-8b-h100.log")}, other, noGpu,
+                               gp::Catalog::builtin(), &error).isEmpty());
+        QVERIFY(error.contains(QStringLiteral("hardware.gpus: the log does not name the GPU")));
+        QVERIFY(!QFile::exists(other));
     }
 
     void reportAppendixListsTheCommands()
