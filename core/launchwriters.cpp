@@ -811,6 +811,9 @@ LaunchFiles writeAccelerate(const LaunchTarget& t, const EngineSpec& spec, const
     head.push_back(scriptArgsNote(tr));
     head.push_back("The arguments after train.py are transformers TrainingArguments names (a Trainer-based script); "
                    "micro-batch and accumulation are the script's settings, not accelerate's.");
+    head.push_back("accelerate prints no memory figure at start: compare torch.cuda.max_memory_reserved() plus the CUDA "
+                   "context (nvidia-smi's figure) with the prediction above; the Trainer logs train_samples_per_second "
+                   "at the end (gpuplanner-cli record reads it).");
     for (const auto& n : notes)
         head.push_back(n);
     Cmd c(spec, "accelerate");
