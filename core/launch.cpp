@@ -162,7 +162,8 @@ double engineTotalBytes(const LaunchTarget& t)
     // gpu_memory_utilization, is below nvidia-smi's total (the estimate's
     // capacity): by 480 MiB on the H100 SXM (81079 vs 81559 MiB) and 615.1 MiB
     // on the H200 SXM (143155.9 vs 143771 MiB), the device records of
-    // tests/data/round3/measured-round3-h{100,200}.json. Other GPUs: their mean,
+    // tests/data/round3/measured-round3-h{100,200}.json (the H100 gap seen again
+    // on another H100 SXM, torch 2.11.0+cu130: 81079.0 of 81559 MiB). Other GPUs: their mean,
     // 547.6 MiB. A MIG slice's total is its own; no reserve is taken from it.
     if (!t.scenario.hardware.mig.empty())
         return t.estimate.capacityBytes;
