@@ -9,6 +9,7 @@
 #include "jsonread.h"
 #include "scenario.h"
 #include "units.h"
+#include "validaterecorded.h"
 
 #include <nlohmann/json.hpp>
 
@@ -491,6 +492,8 @@ void loadText(const std::string& text, const std::string& origin, const Catalog&
         try {
             if (r.contains("category") && r.contains("metric"))
                 validatePublished(r, catalog, report, rr);
+            else if (r.value("kind", std::string()) == "scenario_run") // gpuplanner-cli record
+                detail::addRecordedRun(r, catalog, report);
             else if (r.contains("kind"))
                 validateMeasured(r, r.value("gpu_id", gpuId), contextMib, catalog, report, rr);
         } catch (const std::exception& e) {

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "launchdialog.h"
 
 #include "atomicfile.h"
 #include "calibrationfile.h"
@@ -274,6 +275,29 @@ void MainWindow::buildMenus()
     file->addAction(m_importAct);
     file->addAction(m_reportAct);
     file->addAction(m_csvAct);
+    // The files that run the scenario as it stands on a serving or training engine (ui/launchdialog.h).
+    auto* launch = file->addAction(tr("&Launch files for this scenario..."));
+    launch->setObjectName(QStringLiteral("launchFilesAction"));
+    connect(launch, &QAction::triggered, this, [this] {
+        openLaunchDialog(this, m_docs->model()->scenario(), nullptr, m_controller->catalog(), m_controller->calibration());
+    });
+    auto* measurements = file->addAction(tr("Add my &measurements..."));
+    measurements->setObjectName(QStringLiteral("addMeasurementsAction"));
+    connect(measurements, &QAction::triggered, this, [this] {
+        const QStringList logs = QFileDialog::getOpenFileNames(this, tr("vLLM, vllm bench, Trainer or torchtune logs"),
+                                                               m_docs->dialogDir());
+        if (logs.isEmpty())
+            return;
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the measured records"), m_docs->dialogDir());
+        if (dir.isEmpty())
+            return;
+        QString error;
+        const QStringList lines = recordLogsInto(logs, dir, m_docs->model()->scenario(), m_controller->catalog(), &error);
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Add my measurements"), error);
+        else
+            QMessageBox::information(this, tr("Add my measurements"), lines.join(QLatin1Char('\n')));
+    });
     file->addSeparator();
     file->addAction(m_quitAct);
 

@@ -35,6 +35,8 @@ public:
     ~PlanController() override;
 
     const gp::PlanResult& result() const { return m_result; }
+    /// The estimate controller whose catalog and calibration the plan uses.
+    EstimateController* estimates() const { return m_estimates; }
     /// The scenario the result was planned for (its mode decides what an option sets).
     const gp::Scenario& plannedScenario() const { return m_planned; }
     /// Why there is no plan ("" when the last run succeeded).

@@ -1,6 +1,8 @@
 #include "plannerpage.h"
 
+#include "estimatecontroller.h"
 #include "format.h"
+#include "launchdialog.h"
 #include "palette.h"
 #include "plancontroller.h"
 #include "plantablemodel.h"
@@ -11,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QShowEvent>
 #include <QSortFilterProxyModel>
@@ -168,9 +171,26 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
                          "Ctrl+Z restores the previous scenario). Double-clicking a row does the same."));
     m_use->setEnabled(false);
     connect(m_use, &QPushButton::clicked, this, [this] { useOption(selectedRow()); });
+    m_launch = new QPushButton(tr("&Launch files..."));
+    m_launch->setToolTip(tr("Write the commands and config files that run this option on vLLM, SGLang, TensorRT-LLM "
+                            "(serving) or torchrun/FSDP, DeepSpeed, accelerate, torchtune (training)"));
+    m_launch->setEnabled(false);
+    connect(m_launch, &QPushButton::clicked, this, [this] { launchFiles(selectedRow()); });
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QModelIndex i = m_view->indexAt(at);
+        if (!i.isValid())
+            return;
+        const int row = m_proxy->mapToSource(i).row();
+        QMenu menu(this);
+        menu.addAction(tr("&Use this option"), this, [this, row] { useOption(row); });
+        menu.addAction(tr("&Launch files..."), this, [this, row] { launchFiles(row); });
+        menu.exec(m_view->viewport()->mapToGlobal(at));
+    });
     auto* whyRow = new QHBoxLayout;
     whyRow->addWidget(m_why, 1);
     whyRow->addWidget(m_use, 0, Qt::AlignTop);
+    whyRow->addWidget(m_launch, 0, Qt::AlignTop);
 
     auto* upper = new QWidget;
     auto* ul = new QVBoxLayout(upper);
@@ -345,10 +365,12 @@ void PlannerPage::selectionChanged()
     if (!o) {
         m_why->clear();
         m_use->setEnabled(false);
+        m_launch->setEnabled(false);
         return;
     }
     m_why->setText(tr("<b>#%1:</b> %2").arg(o->rank).arg(htmlEscape(QString::fromStdString(o->why))));
     m_use->setEnabled(true);
+    m_launch->setEnabled(o->fits);
     m_use->setToolTip(tr("Load the GPU, count, layout (or MIG slice), precision and batch into the scenario (one undo "
                          "step: Ctrl+Z restores the previous scenario). Double-clicking a row does the same."));
 }
@@ -376,6 +398,16 @@ bool PlannerPage::useOption(int modelRow)
                     .arg(copy.microBatch);
     emit message(text);
     return true;
+}
+
+LaunchDialog* PlannerPage::launchFiles(int modelRow)
+{
+    const gp::PlanOption* o = m_table->option(modelRow);
+    if (!o)
+        return nullptr;
+    const gp::PlanOption copy = *o; // the table is replaced when the plan recomputes
+    EstimateController* e = m_controller->estimates();
+    return openLaunchDialog(this, m_controller->plannedScenario(), &copy, e->catalog(), e->calibration());
 }
 
 } // namespace gp::ui

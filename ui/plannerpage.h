@@ -17,6 +17,7 @@ class QTextBrowser;
 
 namespace gp::ui {
 
+class LaunchDialog;
 class PlanController;
 class PlanTableModel;
 
@@ -51,6 +52,10 @@ public:
     /// Loads the option in a row of the table model into the scenario (one undo
     /// step). False when the row is invalid or the scenario already is that option.
     bool useOption(int modelRow);
+    /// "Launch files...": opens the non-modal launch dialog for the option in a row
+    /// of the table model (ui/launchdialog.h); nullptr when the row is invalid.
+    LaunchDialog* launchFiles(int modelRow);
+    QPushButton* launchButton() const { return m_launch; }
     /// The option selected in the view (its model row), -1 when none.
     int selectedRow() const;
 
@@ -76,6 +81,7 @@ private:
     QTableView* m_view = nullptr;
     QComboBox* m_scope = nullptr;
     QPushButton* m_planNow = nullptr;
+    QPushButton* m_launch = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_why = nullptr;

@@ -1,4 +1,5 @@
 #include "reportbuilder.h"
+#include "reportlaunch.h"
 
 #include "atomicfile.h"
 #include "calibrationfile.h"
@@ -401,6 +402,7 @@ void ReportBuilder::paint(QPdfWriter& writer)
         from = to;
     }
     intro(htmlRules(), false, 0);
+    intro(launchAppendixHtml(m_scenario, m_plan ? &*m_plan : nullptr, m_catalog, m_calibration), false, 0);
     intro(reporthtml::style() + QObject::tr("<p class='muted'>Estimates from first-principles memory and roofline models calibrated "
                                "against measured runs; treat them as planning figures, not quotes. Prices change "
                                "weekly. %1.</p>").arg(htmlEscape(calibrationText())),

@@ -11,6 +11,9 @@
 #include "core/errors.h"
 #include "core/estimate.h"
 #include "core/fileread.h"
+#include "core/launch.h"
+#include "core/enginecatalog.h"
+#include "core/record.h"
 #include "core/planner.h"
 #include "core/rentbuy.h"
 #include "core/rules.h"
@@ -22,6 +25,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -56,6 +60,13 @@ const char* kUsage =
     "  calibrate DIR... -o FILE [--calibration START]\n"
     "                       fit the calibration's fitted constants to the records in DIR\n"
     "  report FILE -o OUT.pdf [--calibration CAL]  the PDF comparison report, headless\n"
+    "  launch FILE [--option N] --for ENGINE -o DIR [--gpu ID] [--calibration CAL]\n"
+    "                       the files that run plan option N (default 1; 0 = the scenario\n"
+    "                       as it stands) on ENGINE: vllm, sglang, trtllm (serving) or\n"
+    "                       torchrun-fsdp, deepspeed, accelerate, torchtune (training)\n"
+    "  record LOG... -o DIR [--scenario FILE]\n"
+    "                       vLLM server logs, `vllm bench serve` JSON, HF Trainer and\n"
+    "                       torchtune logs -> measured records for validate / calibrate\n"
     "  --calibration CAL: a calibration file (from calibrate) instead of the built-in one\n"
     "  --help, --version\n"
     "\n"
@@ -78,6 +89,9 @@ struct Args {
     std::string calibration; // --calibration FILE
     bool allGpus = false; // --gpu all: the whole catalog, whatever the file says
     int top = 10;
+    int option = 1;           // launch --option N
+    std::string engine;       // launch --for ENGINE
+    std::string scenarioFile; // record --scenario FILE
 };
 
 Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std::vector<std::string>& formats)
@@ -119,6 +133,17 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
             a.cross = true;
         } else if (s == "--calibration") {
             a.calibration = value("--calibration");
+        } else if (s == "--option") {
+            const std::string v = value("--option");
+            char* end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != 0 || n < 0 || n > 1000)
+                throw Usage("--option must be an integer from 0 (the scenario as it stands) to 1000, got \"" + v + "\"");
+            a.option = int(n);
+        } else if (s == "--for") {
+            a.engine = value("--for");
+        } else if (s == "--scenario") {
+            a.scenarioFile = value("--scenario");
         } else if (s.size() > 1 && s[0] == '-') {
             throw Usage("unknown option " + s);
         } else {
@@ -280,6 +305,74 @@ int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
     return 0;
 }
 
+int cmdLaunch(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.size() != 1)
+        throw Usage("launch needs exactly one scenario FILE");
+    if (a.engine.empty()) {
+        std::string list;
+        for (const auto& id : engineIds())
+            list += (list.empty() ? "" : ", ") + id;
+        throw Usage("launch needs --for ENGINE (" + list + ")");
+    }
+    if (a.output.empty())
+        throw Usage("launch needs -o DIR");
+    const Catalog cat = catalogFor(err);
+    const std::optional<Calibration> cal = calibrationArg(a, err);
+    LaunchFiles files;
+    try {
+        (void)engineSpec(a.engine);
+        const LaunchTarget t = launchTarget(scenarioArg(a, err), cat, a.option, ptr(cal));
+        files = generateLaunch(t, a.engine, ptr(cal));
+    } catch (const InputError& e) {
+        printProblems(err, e, a.positional[0]);
+        return 2;
+    }
+    if (const std::string problem = writeFilesIntoDir(a.output, files); !problem.empty()) {
+        err << printable(problem) << "\n";
+        return 1;
+    }
+    for (const auto& f : files.files)
+        out << printable(a.output + "/" + f.name) << "\n";
+    return 0;
+}
+
+int cmdRecord(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (a.positional.empty() || a.output.empty())
+        throw Usage("record needs at least one LOG and -o DIR");
+    const Catalog cat = catalogFor(err);
+    RecordResult result;
+    try {
+        std::optional<Scenario> base;
+        if (!a.scenarioFile.empty()) {
+            ParsedScenario parsed = parseScenario(readTextFileBounded(a.scenarioFile, kMaxInputBytes));
+            for (const auto& w : parsed.warnings)
+                err << printable(a.scenarioFile) << ": warning: " << w.text() << "\n";
+            base = std::move(parsed.scenario);
+        }
+        std::vector<LogInput> logs;
+        for (const auto& p : a.positional)
+            logs.push_back({p, readTextFileBounded(p, kMaxInputBytes)});
+        result = recordLogs(logs, base, cat);
+    } catch (const InputError& e) {
+        printProblems(err, e, "");
+        return 2;
+    }
+    LaunchFiles files;
+    const std::string name = "recorded-" + std::filesystem::path(a.positional[0]).stem().string() + ".json";
+    files.files.push_back({name, result.json, false});
+    if (const std::string problem = writeFilesIntoDir(a.output, files); !problem.empty()) {
+        err << printable(problem) << "\n";
+        return 1;
+    }
+    for (const auto& line : result.summary)
+        out << printable(line) << "\n";
+    out << printable(a.output + "/" + name) << ": " << result.records << " record(s); score them with "
+        << "`gpuplanner-cli validate " << printable(a.output) << "`\n";
+    return 0;
+}
+
 } // namespace
 
 namespace {
@@ -381,6 +474,10 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
             return cmdValidate(parseArgs(args, 1, {"json", "table"}), out, err);
         if (cmd == "calibrate")
             return cmdCalibrate(parseArgs(args, 1, {}), out, err);
+        if (cmd == "launch")
+            return cmdLaunch(parseArgs(args, 1, {}), out, err);
+        if (cmd == "record")
+            return cmdRecord(parseArgs(args, 1, {}), out, err);
         if (cmd == "report") {
             const Args a = parseArgs(args, 1, {});
             if (a.positional.size() != 1 || a.output.empty())

@@ -1,5 +1,7 @@
 #include "filewrite.h"
 
+#include "core/launch.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +71,29 @@ std::string writeTextFileAtomically(const std::string& path, const std::string& 
     if (!error.empty())
         std::remove(temp.c_str());
     return error;
+}
+
+std::string writeFilesIntoDir(const std::string& dir, const LaunchFiles& files)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        return dir + ": exists and is not a folder";
+    fs::create_directories(dir, ec);
+    if (ec)
+        return dir + ": cannot create the folder: " + ec.message();
+    for (const auto& f : files.files) {
+        const std::string path = (fs::path(dir) / f.name).string();
+        if (const std::string problem = writeTextFileAtomically(path, f.text); !problem.empty())
+            return path + ": " + problem;
+        if (f.executable) {
+            fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                            fs::perm_options::add, ec);
+            if (ec)
+                return path + ": cannot make it executable: " + ec.message();
+        }
+    }
+    return std::string();
 }
 
 } // namespace gp::cli

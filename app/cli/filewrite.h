@@ -13,3 +13,16 @@ namespace gp::cli {
 std::string writeTextFileAtomically(const std::string& path, const std::string& text);
 
 } // namespace gp::cli
+
+namespace gp {
+struct LaunchFiles;
+}
+
+namespace gp::cli {
+
+/// Creates `dir` (and its parents) when missing and writes each file into it
+/// with writeTextFileAtomically; scripts are made executable. Returns an
+/// error message naming the file, "" on success.
+std::string writeFilesIntoDir(const std::string& dir, const LaunchFiles& files);
+
+} // namespace gp::cli
