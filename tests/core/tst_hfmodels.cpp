@@ -3,9 +3,14 @@
 // model cards, Hub safetensors totals and serving engines publish.
 #include <QtTest>
 
+#include "core/catalog.h"
 #include "core/errors.h"
+#include "core/estimate.h"
 #include "core/hfconfig.h"
 #include "core/model.h"
+#include "core/planner.h"
+#include "core/presets.h"
+#include "core/scenario.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +49,26 @@ bool near(double actual, double expected, double tolerance)
                             .arg(expected, 0, 'g', 10).arg(tol * 100)))
 
 constexpr double kGB = 1e9;
+constexpr double kGiB = 1073741824.0;
+
+gp::Scenario scenario(const std::string& model, const std::string& workload, const std::string& hardware)
+{
+    try {
+        return gp::parseScenario(R"({"format": "gpuplanner-scenario", "version": 1, "name": "t", "model": )" + model +
+                             R"(, "workload": )" + workload + R"(, "hardware": )" + hardware + "}")
+            .scenario;
+    } catch (const gp::InputError& e) {
+        qFatal("scenario refused: %s", e.what());
+    }
+}
+
+const gp::Term* term(const gp::GpuEstimate& e, const std::string& key)
+{
+    for (const auto& t : e.terms)
+        if (t.key == key)
+            return &t;
+    return nullptr;
+}
 
 } // namespace
 
@@ -60,6 +85,12 @@ private slots:
     void quantizationConfigs();
     void explicitFormLayerKinds();
     void summaryLine();
+    void mechanismsOfOtherTypes();
+    void checkpointPrecisionEstimate();
+    void servingKvFollowsLayerKinds();
+    void scenarioKeysRoundTrip();
+    void planServesGptOss120b();
+    void planQloraQwen3_32b();
     void dump();
 };
 
@@ -330,6 +361,237 @@ void TestHfModels::summaryLine()
     QCOMPARE(load("qwen3-next-80b-a3b-thinking.json").summary(),
              std::string("qwen3_next: 79.7B parameters (3.9B active), 48 layers: 12 full + 36 Gated DeltaNet, 512 "
                          "experts (10 active, 1 shared)"));
+}
+
+// Readers whose real config.json could not be copied here, on shapes typed from
+// the model cards; each value below is computed by hand from those shapes.
+void TestHfModels::mechanismsOfOtherTypes()
+{
+    using nlohmann::json;
+    // Gemma 3 27B (gemma3 with text_config): 62 layers, every 6th global, the
+    // others a 1024-token window; head_dim 128 explicit (5376 / 32 = 168); vocab
+    // from Gemma3TextConfig's default 262208 (said in a note); SigLIP tower.
+    const json gemma = json::parse(R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
+        "text_config": {"head_dim": 128, "hidden_size": 5376, "intermediate_size": 21504, "model_type": "gemma3_text",
+        "num_attention_heads": 32, "num_hidden_layers": 62, "num_key_value_heads": 16, "sliding_window": 1024},
+        "vision_config": {"hidden_size": 1152, "image_size": 896, "intermediate_size": 4304, "num_attention_heads": 16,
+        "num_hidden_layers": 27, "patch_size": 14}})");
+    const ModelArch g = gp::modelFromHfConfig(gemma, "model.hf_config");
+    QCOMPARE(g.slidingLayers, 52);
+    QCOMPARE(g.fullAttentionLayers(), 10);
+    QCOMPARE(g.headDim, 128);
+    QCOMPARE(g.vocab, std::int64_t(262208));
+    QVERIFY(g.tiedEmbeddings);
+    // Gemma 3 report (arXiv 2503.19786) table 1: 417M vision encoder, 27.4B in all.
+    QVERIFY_NEAR(g.visionTowerParams, 417e6, 0.05);
+    QVERIFY_NEAR(g.totalParams(), 27.4e9, 0.01);
+    // KV per token: 16 x 128 x 2 x 2 B = 8192 B per layer; at 32k: 10 full + 52 x 1024.
+    QCOMPARE(g.kvBytesPerSequence(32768, 2), 10 * 32768 * 8192.0 + 52 * 1024 * 8192.0);
+    bool saidVocab = false;
+    for (const auto& n : g.readNotes)
+        saidVocab = saidVocab || n.find("vocab_size absent") != std::string::npos;
+    QVERIFY(saidVocab);
+
+    // Gemma 2 (no layer_types): even layers slide over 4096 tokens.
+    const ModelArch g2 = gp::modelFromHfConfig(json::parse(R"({"model_type": "gemma2", "hidden_size": 3584,
+        "num_hidden_layers": 42, "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 256,
+        "intermediate_size": 14336, "vocab_size": 256000, "sliding_window": 4096})"), "model.hf_config");
+    QCOMPARE(g2.slidingLayers, 21);
+    QCOMPARE(g2.slidingWindow, 4096);
+    // Gemma 2 9B is 9.24B (the Hub's safetensors total), not the 10.2B a Llama reading gave.
+    QVERIFY_NEAR(g2.totalParams(), 9.24e9, 0.01);
+
+    // GLM-4.5-Air (glm4_moe): 46 layers, the first dense (10944), 45 MoE of 128
+    // experts (1408) + 1 shared, top 8; one MTP layer. Model card: 106B total,
+    // 12B active; the Hub's safetensors total (with the MTP layer) 110B.
+    const ModelArch glm = gp::modelFromHfConfig(json::parse(R"({"model_type": "glm4_moe", "attention_bias": true,
+        "first_k_dense_replace": 1, "head_dim": 128, "hidden_size": 4096, "intermediate_size": 10944,
+        "moe_intermediate_size": 1408, "n_routed_experts": 128, "n_shared_experts": 1, "num_attention_heads": 96,
+        "num_experts_per_tok": 8, "num_hidden_layers": 46, "num_key_value_heads": 8, "num_nextn_predict_layers": 1,
+        "tie_word_embeddings": false, "vocab_size": 151552})"), "model.hf_config");
+    QCOMPARE(glm.moeLayers(), 45);
+    QVERIFY_NEAR(glm.loadedParams(), 106e9, 0.025);
+    QVERIFY_NEAR(glm.totalParams(), 110e9, 0.025);
+    // GLM's 12B active leaves out the embedding and the head (2 x 151552 x 4096).
+    QVERIFY_NEAR(glm.activeParams() - 2.0 * 151552 * 4096, 12e9, 0.025);
+
+    // OLMo 2 7B (olmo2): q_norm and k_norm over the whole projections (4096 each
+    // with MHA): 32 layers x 8192 more than a Llama of the same shape.
+    const json olmo = json::parse(R"({"model_type": "olmo2", "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32, "vocab_size": 100352})");
+    json asLlama = olmo;
+    asLlama["model_type"] = "llama";
+    QCOMPARE(gp::modelFromHfConfig(olmo, "model.hf_config").totalParams() -
+                 gp::modelFromHfConfig(asLlama, "model.hf_config").totalParams(),
+             32.0 * 8192);
+
+    // Granite 4.0-H (granitemoehybrid): Mamba-2 layers from layer_types, each
+    // with d_inner = 48 x 64 = 3072... here a 4-layer shape checked by hand:
+    // hidden 1024, 3 mamba + 1 attention, 16 heads x 64, d_state 128, 1 group,
+    // conv 4. Mamba state: conv (1024 + 2 x 128) x 3 + 16 x 64 x 128 = 134,912 values.
+    const ModelArch granite = gp::modelFromHfConfig(json::parse(R"({"model_type": "granitemoehybrid",
+        "hidden_size": 1024, "intermediate_size": 512, "shared_intermediate_size": 2048, "num_local_experts": 0,
+        "num_attention_heads": 8, "num_key_value_heads": 4, "num_hidden_layers": 4, "vocab_size": 49160,
+        "layer_types": ["mamba", "mamba", "mamba", "attention"], "mamba_n_heads": 16, "mamba_d_head": 64,
+        "mamba_d_state": 128, "mamba_n_groups": 1, "mamba_d_conv": 4, "mamba_expand": 1})"), "model.hf_config");
+    QCOMPARE(granite.linearLayers, 3);
+    QCOMPARE(granite.fullAttentionLayers(), 1);
+    QCOMPARE(granite.ffnHidden, std::int64_t(2048));
+    QCOMPARE(granite.linearStateBytes, 2.0 * ((1024 + 2 * 128) * 3 + 16 * 64 * 128));
+    // in_proj 1024 x (2 x 1024 + 2 x 128 + 16) + conv (1280 x 4 + 1280) + 3 x 16 + norm 1024 + out_proj 1024 x 1024.
+    QCOMPARE(granite.linearLayerParams,
+             1024.0 * (2 * 1024 + 2 * 128 + 16) + 1280.0 * 4 + 1280 + 3 * 16 + 1024 + 1024.0 * 1024);
+
+    // Mistral Small 3.1 (mistral3): the language model in text_config, a Pixtral tower beside it.
+    const ModelArch ms = gp::modelFromHfConfig(json::parse(R"({"model_type": "mistral3", "spatial_merge_size": 2,
+        "text_config": {"model_type": "mistral", "head_dim": 128, "hidden_size": 5120, "intermediate_size": 32768,
+        "num_attention_heads": 32, "num_hidden_layers": 40, "num_key_value_heads": 8, "vocab_size": 131072,
+        "sliding_window": null, "max_position_embeddings": 131072},
+        "vision_config": {"hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 24,
+        "num_attention_heads": 16, "patch_size": 14}})"), "model.hf_config");
+    QCOMPARE(ms.slidingLayers, 0);
+    // Mistral-Small-3.1-24B: 24.0B on the Hub (text 23.57B + Pixtral 0.44B).
+    QVERIFY_NEAR(ms.totalParams(), 24.0e9, 0.01);
+}
+
+void TestHfModels::checkpointPrecisionEstimate()
+{
+    const gp::Scenario s = scenario(R"({"preset": "gpt-oss-120b"})",
+                                    R"({"mode": "inference", "runtime": "serving", "inference": {"precision": "checkpoint",
+                                        "batch": 1, "prompt_tokens": 1024, "output_tokens": 256}})",
+                                    R"({"gpus": ["nvidia-h100-sxm"]})");
+    QVERIFY(s.inference.checkpointWeights);
+    const gp::Estimate e = gp::estimate(s, gp::Catalog::builtin());
+    QCOMPARE(e.results.size(), std::size_t(1));
+    const auto& r = e.results[0];
+    // MXFP4 experts + BF16 rest: the model card's 60.8 GiB.
+    QVERIFY_NEAR(r.memory.weights / kGiB, 60.8, 0.01);
+    QCOMPARE(r.computePrecision, std::string("bf16"));
+    QVERIFY(r.fits);
+    // The estimate's model block.
+    QCOMPARE(e.model.params, s.model.totalParams());
+    QVERIFY_NEAR(e.model.params, 116.83e9, 0.001);
+    QCOMPARE(*e.model.kvBytesPerSequence, (18 * 1280 + 18 * 128) * 2048.0);
+    const auto doc = nlohmann::json::parse(gp::estimateToJson(e));
+    QCOMPARE(doc["model"]["params"].get<double>(), e.model.params);
+    QCOMPARE(doc["model"]["active_params"].get<double>(), s.model.activeParams());
+    QCOMPARE(doc["model"]["kv_bytes_per_sequence"].get<double>(), *e.model.kvBytesPerSequence);
+    // DeepSeek-R1 at checkpoint precision computes in FP8 on the H100 and loads
+    // its FP8 weights without the MTP layer.
+    const gp::Scenario r1 = scenario(R"({"preset": "deepseek-r1"})",
+                                     R"({"mode": "inference", "runtime": "serving", "inference": {"precision": "checkpoint"}})",
+                                     R"({"gpus": ["nvidia-h200-sxm"], "count": 8, "tp": 8})");
+    const auto er1 = gp::estimate(r1, gp::Catalog::builtin());
+    QCOMPARE(er1.results[0].computePrecision, std::string("fp8"));
+    QVERIFY_NEAR(er1.results[0].memory.weights * 8, r1.model.loadedCheckpointBytes(), 1e-9);
+}
+
+void TestHfModels::servingKvFollowsLayerKinds()
+{
+    // gpt-oss-120b, 64 users at 32k tokens (31744 + 1024), on 2 x H100 (tp 2):
+    // 64 x (18 x 32768 + 18 x 128) x 2048 B / 2 = 36.14 GiB per GPU.
+    const std::string workload = R"({"mode": "inference", "runtime": "RUNTIME", "inference": {"precision": "checkpoint",
+        "batch": 64, "prompt_tokens": 31744, "output_tokens": 1024}})";
+    auto run = [&](const std::string& runtime) {
+        std::string w = workload;
+        w.replace(w.find("RUNTIME"), 7, runtime);
+        return gp::estimate(scenario(R"({"preset": "gpt-oss-120b"})", w,
+                                     R"({"gpus": ["nvidia-h100-sxm"], "count": 2, "tp": 2})"),
+                            gp::Catalog::builtin())
+            .results[0];
+    };
+    const auto serving = run("serving");
+    QVERIFY_NEAR(serving.memory.kvCache / kGiB, 64 * (18 * 32768 + 18 * 128) * 2048.0 / 2 / kGiB, 1e-9);
+    QVERIFY_NEAR(serving.memory.kvCache / kGiB, 36.14, 0.001);
+    QVERIFY(term(serving, "memory.kv_cache")->formula.find("hybrid KV cache manager") != std::string::npos);
+    const auto eager = run("eager");
+    QVERIFY_NEAR(eager.memory.kvCache, serving.memory.kvCache, 1e-9);
+    QVERIFY(term(eager, "memory.kv_cache")->formula.find("DynamicSlidingWindowLayer") != std::string::npos);
+    // Qwen3-Next: 12 attention layers x 2048 B/token + 36 x 1,097,728 B of state.
+    const auto next = gp::estimate(
+        scenario(R"({"hf_config": )" + readFile("qwen3-next-80b-a3b-thinking.json") + "}",
+                 R"({"mode": "inference", "runtime": "serving", "inference": {"batch": 8, "prompt_tokens": 32000,
+                     "output_tokens": 768}})",
+                 R"({"gpus": ["nvidia-h200-sxm"], "count": 2, "tp": 2})"),
+        gp::Catalog::builtin());
+    QVERIFY_NEAR(next.results[0].memory.kvCache, 8 * (12 * 32768 * 2048.0 + 36 * 1097728.0) / 2, 1e-9);
+    // Decode reads the windows: gpt-oss's KV read at 32k is half what 36 full layers would read.
+    QVERIFY(term(serving, "time.decode.memory") != nullptr);
+}
+
+void TestHfModels::scenarioKeysRoundTrip()
+{
+    const std::string text = R"({"format": "gpuplanner-scenario", "version": 1, "name": "rt",
+        "model": {"layers": 48, "hidden": 2048, "heads": 16, "kv_heads": 2, "head_dim": 256, "ffn_hidden": 5120,
+                  "vocab": 151936, "sliding_window": 128, "sliding_layers": 6, "linear_layers": 36,
+                  "linear_state_bytes": 1097728},
+        "workload": {"mode": "inference", "inference": {"precision": "checkpoint"}}})";
+    const auto first = gp::parseScenario(text);
+    QVERIFY(first.scenario.inference.checkpointWeights);
+    QCOMPARE(first.scenario.model.linearLayers, 36);
+    QCOMPARE(first.scenario.model.slidingLayers, 6);
+    const std::string saved = gp::scenarioToJson(first.scenario);
+    const auto again = gp::parseScenario(saved);
+    QCOMPARE(gp::scenarioToJson(again.scenario), saved);
+    QVERIFY(again.scenario.inference.checkpointWeights);
+    QCOMPARE(again.scenario.model.kvBytesPerSequence(32768, 2), first.scenario.model.kvBytesPerSequence(32768, 2));
+    QCOMPARE(nlohmann::json::parse(saved)["workload"]["inference"]["precision"], "checkpoint");
+    // What the reader assumed is a warning, never silent.
+    bool warned = false;
+    for (const auto& w : again.warnings)
+        warned = warned || w.text().find("linear_layers") != std::string::npos;
+    QVERIFY(warned);
+}
+
+void TestHfModels::planServesGptOss120b()
+{
+    // 64 users at 32k context on H100s, the checkpoint's MXFP4 experts: 60.8 GiB
+    // of weights and 1.13 GiB of KV per user (18 full layers x 32768 tokens + 18
+    // sliding x 128, 2048 B each) = 133 GiB in all: two H100s (2 x 0.9 x 79.6 GiB)
+    // hold it (36 full layers would keep 2.26 GiB per user, 205 GiB in all).
+    const gp::Scenario s = scenario(R"({"preset": "gpt-oss-120b"})",
+                                    R"({"mode": "inference", "runtime": "serving", "inference": {"precision": "checkpoint",
+                                        "batch": 64, "prompt_tokens": 31744, "output_tokens": 1024}})",
+                                    R"({"gpus": ["nvidia-h100-sxm"], "max_count": 8})");
+    const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin());
+    QVERIFY(!r.options.empty());
+    const auto& best = r.options.front();
+    QCOMPARE(best.precision, std::string("checkpoint"));
+    QCOMPARE(best.count * best.replicas, 2);
+    QVERIFY(best.replicas * best.microBatch >= 64);
+    QVERIFY_NEAR(best.estimate.memory.weights / kGiB, 60.77 / best.count, 0.01);
+    QVERIFY_NEAR(best.estimate.memory.kvCache / kGiB,
+                 best.microBatch * (18 * 32768 + 18 * 128) * 2048.0 / best.count / kGiB, 1e-6);
+}
+
+void TestHfModels::planQloraQwen3_32b()
+{
+    // QLoRA of Qwen3-32B (rank 16 on q/k/v/o): the NF4 base is the 64 layers'
+    // 31.21B parameters x 0.516 B + the embedding and head (2 x 151936 x 5120) in
+    // bf16 = 16.10 + 3.11 GB = 17.89 GiB. head_dim 128 is explicit (64 heads x 128
+    // = 8192 > hidden 5120): the adapters are 64 x 16 x (5120 + 8192 + 2 x (5120 +
+    // 1024) + 8192 + 5120) = 39.85M parameters, 0.148 GiB in fp32, and AdamW keeps
+    // 0.297 GiB of moments for them.
+    const gp::Scenario s = scenario(R"({"preset": "qwen3-32b"})",
+                                    R"({"mode": "training", "runtime": "eager", "training": {"method": "qlora",
+                                        "lora_rank": 16, "micro_batch": 1, "seq_len": 2048, "dataset_tokens": 1e7}})",
+                                    R"({"gpus": ["nvidia-h100-sxm", "nvidia-l40s"], "max_count": 4})");
+    const double layers = s.model.loadedParams() - 2.0 * 151936 * 5120;
+    QVERIFY_NEAR(layers, 31.21e9, 0.001);
+    const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin());
+    QVERIFY(!r.options.empty());
+    bool sawH100 = false;
+    for (const auto& o : r.options) {
+        if (o.count != 1 || o.tp != 1)
+            continue;
+        // Weights: the NF4 base, the bf16 embedding and head, the fp32 adapters.
+        QVERIFY_NEAR(o.estimate.memory.weights / kGiB,
+                     (layers * 0.516 + 2.0 * 2 * 151936 * 5120 + 64 * 16 * 38912.0 * 4) / kGiB, 0.002);
+        // AdamW: two fp32 moments per adapter parameter.
+        QVERIFY_NEAR(o.estimate.memory.optimizer / kGiB, 64 * 16 * 38912.0 * 8 / kGiB, 0.01);
+        sawH100 = sawH100 || o.gpu == "nvidia-h100-sxm";
+    }
+    QVERIFY(sawH100);
 }
 
 void TestHfModels::dump()

@@ -113,6 +113,7 @@ ModelGroup::ModelGroup(FormBinder* binder, QWidget* parent)
     v->addLayout(form);
 
     m_modelInfo = new QLabel;
+    m_modelInfo->setObjectName(QStringLiteral("modelInfo"));
     m_modelInfo->setWordWrap(true);
     m_modelInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_modelInfo);
