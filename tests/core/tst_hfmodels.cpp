@@ -113,9 +113,9 @@ void TestHfModels::paramsMatchPublishedTotals_data()
     QTest::newRow("qwen3-next-80b-a3b") << "qwen3-next-80b-a3b-thinking.json" << 80e9 << 0.0 << 0.01;
     // Llama 3.3 70B: the Hub's safetensors total 70.6B.
     QTest::newRow("llama-3.3-70b") << "llama-3.3-70b-instruct.json" << 70.6e9 << 0.0 << 0.01;
-    // Llama 4 model cards: Scout 109B total / 17B active (the copy has no
-    // vision_config: 1.1% under with the tower left out); Maverick 400B / 17B.
-    QTest::newRow("llama-4-scout") << "llama-4-scout-17b-16e-instruct.json" << 109e9 << 17e9 << 0.025;
+    // Llama 4 model cards: Scout 109B total (vision encoder included) / 17B active;
+    // Maverick 400B / 17B (that copy has no vision_config).
+    QTest::newRow("llama-4-scout") << "llama-4-scout-17b-16e-instruct.json" << 109e9 << 17e9 << 0.01;
     QTest::newRow("llama-4-maverick") << "llama-4-maverick-17b-128e-instruct.json" << 400e9 << 17e9 << 0.025;
     // DeepSeek-V3/R1: 685B on the Hub = 671B main model + 14B MTP module; 37B activated.
     QTest::newRow("deepseek-r1") << "deepseek-r1.json" << 685e9 << 37e9 << 0.025;

@@ -163,6 +163,7 @@ void TestModel::totalParams_data()
     QTest::addRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 235e9;
     QTest::addRow("gemma-3-27b") << "gemma-3-27b" << 27.4e9;
     QTest::addRow("llama-3.3-70b") << "llama-3.3-70b" << 70.6e9;
+    QTest::addRow("llama-4-scout") << "llama-4-scout" << 109e9;
     QTest::addRow("llama-4-maverick") << "llama-4-maverick" << 400e9;
     QTest::addRow("deepseek-r1") << "deepseek-r1" << 685e9;
     QTest::addRow("bert-base") << "bert-base" << 109.5e6;

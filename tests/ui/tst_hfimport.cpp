@@ -79,8 +79,8 @@ private slots:
                                     << "Qwen3-Next-80B-A3B-Thinking: 79.7B parameters (3.9B active), 48 layers: 12 full + "
                                        "36 Gated DeltaNet, 512 experts (10 active, 1 shared)";
         QTest::newRow("llama4") << "llama-4-scout-17b-16e-instruct.json" << "Llama-4-Scout-17B-16E-Instruct"
-                                << "Llama-4-Scout-17B-16E-Instruct: 107.8B parameters (17.2B active), 48 layers: 12 full "
-                                   "+ 36 chunked (8192), 16 experts (1 active, 1 shared)";
+                                << "Llama-4-Scout-17B-16E-Instruct: 108.6B parameters (17.2B active), 48 layers: 12 full "
+                                   "+ 36 chunked (8192), 16 experts (1 active, 1 shared), vision tower 872M";
         QTest::newRow("deepseek_v3") << "deepseek-r1.json" << "DeepSeek-R1"
                                      << "DeepSeek-R1: 684.5B parameters (37.6B active), 61 layers, MLA (latent 512), 256 "
                                         "experts (8 active, 1 shared), MTP head 13.5B, weights in FP8 (128x128 blocks): "
