@@ -2,6 +2,7 @@
 // model opens and the line under it says what was read.
 #include "ui/documentmanager.h"
 #include "ui/mainwindow.h"
+#include "ui/numberfield.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 
@@ -107,6 +108,35 @@ private slots:
         QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));
         QCOMPARE(w->documentManager()->model()->scenario().modelSpec.form, gp::ModelSpec::Form::HfConfig);
         QVERIFY2(text.startsWith(line + QStringLiteral(" <i>(")), qPrintable(text));
+    }
+
+    // The architecture fields show the layer kinds read, and editing one keeps them
+    // in the explicit form the edit turns the model into.
+    void formShowsLayerKinds()
+    {
+        auto w = makeWindow();
+        auto field = [&](const char* label) {
+            for (auto* f : w->findChildren<NumberField*>())
+                if (f->accessibleName() == QStringLiteral("Model %1").arg(QLatin1String(label)))
+                    return f;
+            return static_cast<NumberField*>(nullptr);
+        };
+        drop(*w, QStringLiteral("qwen3-next-80b-a3b-thinking.json"), QStringLiteral("Qwen3-Next"));
+        QVERIFY(field("Linear layers") && field("State bytes") && field("Sliding layers") && field("Window"));
+        QCOMPARE(field("Linear layers")->value(), std::optional<double>(36));
+        QCOMPARE(field("State bytes")->value(), std::optional<double>(1097728));
+        drop(*w, QStringLiteral("gpt-oss-120b.json"), QStringLiteral("gpt-oss-120b"));
+        QCOMPARE(field("Sliding layers")->value(), std::optional<double>(18));
+        QCOMPARE(field("Window")->value(), std::optional<double>(128));
+        QCOMPARE(field("Linear layers")->value(), std::optional<double>(0));
+        // A wider window typed by hand: the explicit model keeps 18 sliding layers of 256.
+        field("Window")->setValue(256);
+        const auto& s = w->documentManager()->model()->scenario();
+        QCOMPARE(s.modelSpec.form, gp::ModelSpec::Form::Explicit);
+        QCOMPARE(s.model.slidingLayers, 18);
+        QCOMPARE(s.model.slidingWindow, 256);
+        QCOMPARE(s.model.kvBytesPerSequence(32768, 2), (18 * 32768 + 18 * 256) * 2048.0);
+        QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));
     }
 };
 
