@@ -370,8 +370,13 @@ void visionTower(Keys& top, ModelArch& m, HfLayout layout)
         m.readNotes.push_back("no vision_config: the vision tower is not counted");
         return;
     }
+    // Out-of-range values fall back to the configuration class's default (the
+    // tower is a small share of the model; a typo here must not make it infinite).
     auto num = [&](const char* key, double fb) {
-        return vc->contains(key) && (*vc)[key].is_number() ? (*vc)[key].get<double>() : fb;
+        if (!vc->contains(key) || !(*vc)[key].is_number())
+            return fb;
+        const double v = (*vc)[key].get<double>();
+        return std::isfinite(v) && v > 0 && v <= 1e6 ? v : fb;
     };
     double p = 0;
     const double text = m.hidden;
@@ -498,7 +503,7 @@ void readQuantization(Keys& k, ModelArch& m)
         const json* block = q->contains("weight_block_size") ? &(*q)["weight_block_size"] : nullptr;
         if (block && block->is_array() && block->size() == 2 && (*block)[0].is_number_integer()) {
             c.kind = QuantKind::FP8Block;
-            c.groupSize = (*block)[0].get<int>();
+            c.groupSize = std::clamp((*block)[0].get<int>(), 1, 1 << 20);
         } else {
             c.kind = QuantKind::FP8;
         }
@@ -867,6 +872,7 @@ ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& pat
     }
     case HfLayout::NemotronH: {
         keys.headDim = "attention_head_dim";
+        keys.linearLayers = keys.slidingLayers = "hybrid_override_pattern";
         readLlamaLike(k, m);
         if (k.has("attention_head_dim"))
             m.headDim = toInt(k.integer("attention_head_dim", 1, kMaxHeadDim));
