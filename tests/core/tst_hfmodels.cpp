@@ -89,6 +89,7 @@ private slots:
     void checkpointPrecisionEstimate();
     void servingKvFollowsLayerKinds();
     void scenarioKeysRoundTrip();
+    void prefillAttentionFollowsWindows();
     void planServesGptOss120b();
     void planQloraQwen3_32b();
     void dump();
@@ -541,6 +542,28 @@ void TestHfModels::scenarioKeysRoundTrip()
     for (const auto& w : again.warnings)
         warned = warned || w.text().find("linear_layers") != std::string::npos;
     QVERIFY(warned);
+}
+
+void TestHfModels::prefillAttentionFollowsWindows()
+{
+    // The same explicit shape with and without gpt-oss's 18 sliding layers of 128:
+    // prefill attention over s = 32768 tokens costs, per sliding layer, 128^2 / 2 +
+    // (s - 128) x 128 query-key pairs instead of s^2 / 2.
+    const std::string shape = R"("layers": 36, "hidden": 2880, "heads": 64, "kv_heads": 8, "head_dim": 64,
+        "ffn_hidden": 2880, "vocab": 201088, "moe": {"experts": 128, "active": 4})";
+    const std::string workload = R"({"mode": "inference", "runtime": "optimized", "inference": {"batch": 1,
+        "prompt_tokens": 32768, "output_tokens": 1}})";
+    auto attention = [&](const std::string& extra) {
+        const auto e = gp::estimate(scenario("{" + shape + extra + "}", workload, R"({"gpus": ["nvidia-h100-sxm"]})"),
+                                    gp::Catalog::builtin());
+        return term(e.results[0], "time.prefill.attention")->value;
+    };
+    const double full = attention("");
+    const double windowed = attention(R"(, "sliding_window": 128, "sliding_layers": 18)");
+    const double s = 32768;
+    const double expected = (18 * s * s / 2 + 18 * (128.0 * 128 / 2 + (s - 128) * 128)) / (36 * s * s / 2);
+    QVERIFY_NEAR(windowed / full, expected, 1e-9);
+    QVERIFY(windowed / full < 0.51);
 }
 
 void TestHfModels::planServesGptOss120b()
