@@ -101,8 +101,12 @@ const std::set<std::string> kIrrelevantKeys = {
 /// A key that could change memory or time when a reader leaves it unread.
 bool couldChangeMemory(const std::string& key)
 {
+    if (key.empty() || key[0] == '_')
+        return false; // transformers' private bookkeeping (_attn_implementation_autoset, ...)
+    if (key.rfind("n_", 0) == 0)
+        return true; // n_layer, n_routed_experts, ...
     for (const char* word : {"layer", "expert", "head", "size", "dim", "rank", "window", "chunk", "state", "proj",
-                             "moe", "kv", "quant", "vocab", "shared", "num_", "n_", "mtp", "nextn", "bits", "group",
+                             "moe", "kv", "quant", "vocab", "shared", "num_", "mtp", "nextn", "bits", "group",
                              "sparse", "dense", "lora", "mamba", "ssm", "linear", "conv", "expand", "inner"}) {
         if (key.find(word) != std::string::npos)
             return true;

@@ -300,7 +300,11 @@ void TestHfModels::unreadKeysAreSaid()
         said = said || n.find("num_experts_shared_per_layer") != std::string::npos;
     QVERIFY(said);
     // The real configs leave nothing memory-relevant unread.
-    for (const char* f : {"gpt-oss-120b.json", "qwen3-235b-a22b.json", "deepseek-r1.json", "llama-3.3-70b-instruct.json"})
+    for (const char* f : {"gpt-oss-20b.json", "gpt-oss-120b.json", "qwen3-8b.json", "qwen3-32b.json", "qwen3-30b-a3b.json",
+                          "qwen3-235b-a22b.json", "qwen3-next-80b-a3b-thinking.json", "llama-3.3-70b-instruct.json",
+                          "llama-4-scout-17b-16e-instruct.json", "llama-4-maverick-17b-128e-instruct.json",
+                          "deepseek-r1.json", "kimi-k2-instruct.json", "phi-4.json", "nemotron-h-56b-base-8k.json",
+                          "deepseek-v2-lite.json"})
         for (const auto& n : load(f).readNotes)
             QVERIFY2(n.find("not read") == std::string::npos, n.c_str());
     // Nemotron-H's Infinity (Python json) is read as null.
@@ -628,6 +632,8 @@ void TestHfModels::dump()
         qInfo("%s total %.4fB active %.4fB mtp %.3fB ckpt %.3f GB kv32k %.4f GB | %s", f, m.totalParams() / 1e9,
               m.activeParams() / 1e9, m.mtpParams() / 1e9, m.checkpointBytes() / 1e9,
               m.kvBytesPerSequence(32768, 2) / 1e9, m.summary().c_str());
+        for (const auto& n : m.readNotes)
+            qInfo("    note: %s", n.c_str());
     }
 }
 
