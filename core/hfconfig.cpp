@@ -36,7 +36,7 @@ struct HfType {
     HfLayout layout;
 };
 
-const std::array<HfType, 27> kHfTypes = {{
+const std::array<HfType, 25> kHfTypes = {{
     {"llama", "Llama", HfLayout::Llama},
     {"llama4", "Llama4", HfLayout::Llama4},
     {"llama4_text", "Llama4Text", HfLayout::Llama4},
@@ -62,9 +62,6 @@ const std::array<HfType, 27> kHfTypes = {{
     {"nemotron_h", "NemotronH", HfLayout::NemotronH},
     {"gpt2", "GPT2", HfLayout::Gpt2},
     {"bert", "Bert", HfLayout::Bert},
-    // Type names people write for the same layouts.
-    {"kimi_k25", "", HfLayout::DeepseekV3},
-    {"deepseek_v32", "", HfLayout::DeepseekV3},
 }};
 
 // Keys that never change memory or time: token ids, initialisation, dropout,

@@ -426,9 +426,13 @@ void TestHfModels::mechanismsOfOtherTypes()
         "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32, "vocab_size": 100352})");
     json asLlama = olmo;
     asLlama["model_type"] = "llama";
-    QCOMPARE(gp::modelFromHfConfig(olmo, "model.hf_config").totalParams() -
-                 gp::modelFromHfConfig(asLlama, "model.hf_config").totalParams(),
-             32.0 * 8192);
+    const ModelArch olmo7 = gp::modelFromHfConfig(olmo, "model.hf_config");
+    QCOMPARE(olmo7.totalParams() - gp::modelFromHfConfig(asLlama, "model.hf_config").totalParams(), 32.0 * 8192);
+    // OLMo-2-1124-7B on the Hub: 7.3B.
+    QVERIFY_NEAR(olmo7.totalParams(), 7.3e9, 0.01);
+    qInfo("shapes: gemma-3-27b %.4fB (vision %.3fB), gemma-2-9b %.4fB, glm-4.5-air %.4fB (loaded %.4fB, active %.4fB), "
+          "olmo-2-7b %.4fB", g.totalParams() / 1e9, g.visionTowerParams / 1e9, g2.totalParams() / 1e9,
+          glm.totalParams() / 1e9, glm.loadedParams() / 1e9, glm.activeParams() / 1e9, olmo7.totalParams() / 1e9);
 
     // Granite 4.0-H (granitemoehybrid): Mamba-2 layers from layer_types, each
     // with d_inner = 48 x 64 = 3072... here a 4-layer shape checked by hand:
@@ -457,6 +461,7 @@ void TestHfModels::mechanismsOfOtherTypes()
     QCOMPARE(ms.slidingLayers, 0);
     // Mistral-Small-3.1-24B: 24.0B on the Hub (text 23.57B + Pixtral 0.44B).
     QVERIFY_NEAR(ms.totalParams(), 24.0e9, 0.01);
+    qInfo("shapes: mistral-small-3.1 %.4fB (vision %.3fB)", ms.totalParams() / 1e9, ms.visionTowerParams / 1e9);
 }
 
 void TestHfModels::checkpointPrecisionEstimate()
