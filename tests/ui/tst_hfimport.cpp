@@ -4,6 +4,7 @@
 #include "ui/mainwindow.h"
 #include "ui/numberfield.h"
 #include "ui/scenariomodel.h"
+#include "ui/scenarioform.h"
 #include "ui/settings.h"
 
 #include <QDir>
@@ -108,6 +109,27 @@ private slots:
         QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));
         QCOMPARE(w->documentManager()->model()->scenario().modelSpec.form, gp::ModelSpec::Form::HfConfig);
         QVERIFY2(text.startsWith(line + QStringLiteral(" <i>(")), qPrintable(text));
+    }
+
+    // What the reader assumed is said under the line (a config without model_type).
+    void notesUnderTheLine()
+    {
+        auto w = makeWindow();
+        QFile in(QStringLiteral(GP_TEST_DATA_DIR "/hf-configs/deepseek-v2-lite.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        text.replace("\"model_type\": \"deepseek_v2\",", "");
+        QDir(m_dir.path()).mkpath(QStringLiteral("DeepSeek-V2-Lite"));
+        const QString path = m_dir.filePath(QStringLiteral("DeepSeek-V2-Lite/config.json"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        w->form()->importHfConfig(path);
+        QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));
+        const QString info = w->findChild<QLabel*>(QStringLiteral("modelInfo"))->text();
+        QVERIFY2(info.startsWith(QStringLiteral("DeepSeek-V2-Lite: 15.7B parameters (2.7B active), 27 layers, MLA")), qPrintable(info));
+        QVERIFY2(info.contains(QStringLiteral("model_type absent: read as &quot;deepseek_v2&quot; from architectures")), qPrintable(info));
     }
 
     // The architecture fields show the layer kinds read, and editing one keeps them

@@ -346,7 +346,11 @@ void ModelGroup::showModel()
     case gp::ModelSpec::Form::HfConfig: source = tr("imported config.json"); break;
     case gp::ModelSpec::Form::Params: source = tr("size only"); break;
     }
-    m_modelInfo->setText(QStringLiteral("%1 <i>(%2)</i>").arg(htmlEscape(describeModel(s.model)), source));
+    QString info = QStringLiteral("%1 <i>(%2)</i>").arg(htmlEscape(describeModel(s.model)), source);
+    // What the config.json reader assumed or left unread, said under the line.
+    for (const auto& note : s.model.readNotes)
+        info += QStringLiteral("<br><small>%1</small>").arg(htmlEscape(QString::fromStdString(note)));
+    m_modelInfo->setText(info);
     m_modelProblem->setText(modelProblems);
     m_modelProblem->setVisible(!modelProblems.isEmpty());
     m_binder->setUpdating(wasUpdating);
