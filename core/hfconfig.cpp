@@ -761,7 +761,7 @@ ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& pat
         } else {
             m.slidingLayers = (m.layers + 1) / 2; // Gemma 2: even layers slide
         }
-        readWindow(k, m, *layout == HfLayout::Gemma3 ? 4096 : 4096);
+        readWindow(k, m, 4096); // Gemma2Config and Gemma3TextConfig default
         if (*layout == HfLayout::Gemma3 && wrapped)
             visionTower(kt, m, HfLayout::Gemma3);
         break;
