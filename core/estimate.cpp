@@ -106,6 +106,19 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
         }
     } else {
         InferPrecision prec = s.inference.precision;
+        if (s.inference.checkpointWeights) {
+            // precision "checkpoint": FP8 checkpoints compute in FP8 where the GPU
+            // has it (vLLM's block-FP8 GEMMs); MXFP4 experts (gpt-oss on Hopper:
+            // Triton MoE kernels dequantize in the matmul), AWQ/GPTQ/bitsandbytes
+            // and unquantized checkpoints compute in 16-bit.
+            const QuantKind q = s.model.quant.kind;
+            prec = q == QuantKind::FP8Block || q == QuantKind::FP8 ? InferPrecision::FP8 : InferPrecision::BF16;
+            if (explain)
+                p.notes.push_back("precision checkpoint: weights as " + s.model.name + " stores them (" +
+                                  (s.model.quant.quantized() ? s.model.quant.label() : std::string("unquantized")) +
+                                  "), computed in " + (prec == InferPrecision::FP8 ? "FP8 where the GPU has it" : "16-bit") +
+                                  "; KV cache in BF16 unless kv_precision says otherwise.");
+        }
         p.inferPrecision = prec;
         p.actBytes = 2;
         switch (prec) {
@@ -150,7 +163,7 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
         }
         // Default KV format: the weights' one, except INT4 weights keep an FP16
         // cache and FP4 weights an FP8 one (FP16 where the GPU has no FP8).
-        InferPrecision kvDefault = prec;
+        InferPrecision kvDefault = s.inference.checkpointWeights ? InferPrecision::BF16 : prec;
         if (prec == InferPrecision::INT4)
             kvDefault = InferPrecision::FP16;
         else if (prec == InferPrecision::FP4)
@@ -409,10 +422,34 @@ GpuEstimate estimateOn(const Scenario& s, const Gpu& gpu, const EstimateOptions&
     return estimateWith(s, gpu, options, &calibration);
 }
 
+ModelFacts modelFacts(const Scenario& s)
+{
+    ModelFacts f;
+    f.params = s.model.totalParams();
+    f.activeParams = s.model.isLanguageModel() ? s.model.activeParams() : f.params;
+    if (s.mode == Mode::Inference && s.model.family == ModelFamily::Decoder) {
+        // The GPU-independent default KV format (estimateOn's, FP8 assumed for FP4 weights).
+        InferPrecision kv = s.inference.checkpointWeights ? InferPrecision::BF16 : s.inference.precision;
+        if (kv == InferPrecision::INT4)
+            kv = InferPrecision::FP16;
+        else if (kv == InferPrecision::FP4)
+            kv = InferPrecision::FP8;
+        kv = s.inference.kvPrecision.value_or(kv);
+        const double bytes = kv == InferPrecision::FP32                                 ? 4
+                           : kv == InferPrecision::FP8 || kv == InferPrecision::INT8 ? 1
+                           : kv == InferPrecision::INT4 || kv == InferPrecision::FP4 ? 0.5
+                                                                                      : 2;
+        f.kvBytesPerSequence =
+            s.model.kvBytesPerSequence(double(s.inference.promptTokens) + s.inference.outputTokens, bytes);
+    }
+    return f;
+}
+
 Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptions& options)
 {
     Estimate out;
     out.scenario = s.name;
+    out.model = modelFacts(s);
     if (s.hardware.gpus.empty() && !s.hardware.mig.empty())
         throw InputError("hardware.mig", "needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): \"all\" "
                                          "includes GPUs without it");

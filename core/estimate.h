@@ -76,8 +76,20 @@ struct GpuEstimate {
     std::vector<Term> terms;               // how the numbers were computed
 };
 
+/// The model as read (the estimate document's `model` block).
+struct ModelFacts {
+    double params = 0;        // every parameter (vision tower and MTP head included)
+    double activeParams = 0;  // per token
+    std::optional<double> kvBytesPerSequence; // inference on a language model: prompt + output tokens at kv_precision
+};
+
+/// The model block of a scenario: counts, and the KV cache plus recurrent state
+/// one sequence holds (windows applied, unpaged) at the default or given KV format.
+ModelFacts modelFacts(const Scenario& s);
+
 struct Estimate {
     std::string scenario;
+    ModelFacts model;
     std::vector<GpuEstimate> results;
     std::vector<std::string> warnings;
 };

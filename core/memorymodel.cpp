@@ -182,7 +182,7 @@ double trainableParams(const Plan& p)
 {
     const ModelArch& m = *p.m;
     if (!m.isLanguageModel() || p.s->training.method == TrainMethod::Full)
-        return m.isLanguageModel() ? m.totalParams() : m.vision.params;
+        return m.isLanguageModel() ? m.loadedParams() : m.vision.params;
     const int r = p.s->training.loraRank;
     double n = 0;
     for (const auto& lin : p.linears)
@@ -203,7 +203,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const auto& t = s.training;
     MemoryBreakdown mem;
     const bool lora = t.method != TrainMethod::Full;
-    const double n = m.totalParams();
+    const double n = m.loadedParams(); // the MTP layers of a checkpoint are not loaded
     const double headParams = double(m.vocab) * m.hidden;
     const double embParams = m.embeddingParams();
     const double layerParams = (n - embParams - (m.tiedEmbeddings ? 0 : headParams)) / std::max(1, m.layers);
@@ -509,27 +509,57 @@ MemoryBreakdown inferenceMemory(Plan& p)
                    std::to_string(inf.batch);
         });
     } else {
-        const double n = m.totalParams();
+        const double n = m.loadedParams(); // the MTP layers of a checkpoint are not loaded
         // Quantized formats keep the embeddings (and an untied head) in 16-bit.
         const double emb = m.embeddingParams() * (m.tiedEmbeddings ? 1 : 2);
-        const double w = wbytes < 2 ? (n - emb) * wbytes + emb * 2 : n * wbytes;
+        const double w = inf.checkpointWeights ? m.loadedCheckpointBytes()
+                         : wbytes < 2          ? (n - emb) * wbytes + emb * 2
+                                               : n * wbytes;
         mem.weights = w / shard;
-        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
-               [&] { return std::string(fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
-                   (shard > 1 ? " / (tp x pp)" : "")); });
+        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", [&] {
+            if (inf.checkpointWeights)
+                return std::string("as the checkpoint stores them: ") +
+                       (m.quant.quantized() ? std::string(m.quant.expertsOnly ? "experts" : "linear layers") + " in " +
+                                                  m.quant.label() + " (" + fmt(m.quant.bytesPerParam(), 4) + " B/param), the rest " +
+                                                  fmt(m.storageBytes) + " B/param"
+                                            : fmt(m.storageBytes) + " B/param") +
+                       ", " + fmt(n / 1e9) + "B params" + (shard > 1 ? " / (tp x pp)" : "");
+            return std::string(fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
+                               (shard > 1 ? " / (tp x pp)" : ""));
+        });
         double ctx = double(inf.promptTokens) + inf.outputTokens;
         // A serving engine pages the cache: each sequence holds its prompt + output
         // in whole blocks (serving_kv_block_tokens), nothing for unused length.
         const double block = p.serving ? std::max(1.0, p.cal->servingKvBlockTokens) : 1.0;
         if (p.serving)
             ctx = std::ceil(ctx / block) * block;
-        const double kv = double(inf.batch) * ctx * m.kvElementsPerToken() * p.kvBytes / shard;
+        const double seqTokens = double(inf.promptTokens) + inf.outputTokens;
+        const bool kinds = m.slidingLayers + m.chunkedLayers + m.linearLayers > 0;
+        const double kv = double(inf.batch) * m.kvBytesPerSequence(seqTokens, p.kvBytes, block) / shard;
         mem.kvCache = kv;
-        p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB",
-               [&] { return std::string("batch x (prompt + output") + (p.serving ? " in blocks of " + fmt(block) + " tokens" : "") +
-                   ") x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
-                   " B = " + std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " +
-                   fmt(p.kvBytes); });
+        p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB", [&] {
+            if (!kinds)
+                return std::string("batch x (prompt + output") + (p.serving ? " in blocks of " + fmt(block) + " tokens" : "") +
+                       ") x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) + " B = " +
+                       std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " + fmt(p.kvBytes);
+            // Hybrid models: each layer kind keeps what the engine allocates for it.
+            std::string t = "batch " + std::to_string(inf.batch) + " x [" + std::to_string(m.fullAttentionLayers()) +
+                            " full layers x " + fmt(ctx) + " tokens";
+            if (m.slidingLayers > 0)
+                t += " + " + std::to_string(m.slidingLayers) + " sliding layers x min(context, window " +
+                     std::to_string(m.slidingWindow) + ")";
+            if (m.chunkedLayers > 0)
+                t += " + " + std::to_string(m.chunkedLayers) + " chunked layers x min(context, chunk " +
+                     std::to_string(m.chunkSize) + ")";
+            t += "] x " + fmt(m.kvElementsPerTokenPerLayer()) + " elements x " + fmt(p.kvBytes) + " B";
+            if (m.linearLayers > 0)
+                t += " + " + std::to_string(m.linearLayers) + " " + m.linearKind + " layers x " +
+                     fmt(m.linearStateBytes / 1e6, 4) + " MB state (bf16)";
+            t += p.serving ? "; vLLM's hybrid KV cache manager pages each kind in blocks of " + fmt(block) + " tokens"
+                           : "; as HF transformers' caches keep them (DynamicSlidingWindowLayer: the last window; "
+                             "Mamba/linear layers: their conv and recurrent state)";
+            return t;
+        });
         // Prefill transient: the whole batch's prompt goes through each layer in
         // one pass (the `optimized` runtime: static cache, no chunking), so the
         // peak is the live set of one layer for batch x prompt tokens. A serving

@@ -17,7 +17,33 @@ struct MoeSpec {
     int shared = 0;              // always-on shared experts
     std::int64_t expertFfnHidden = 0;
     int denseLayers = 0;         // leading layers with a dense FFN (DeepSeek-V3: 3)
+    /// Width of one shared expert when it differs from a routed one (Granite
+    /// 4.0-H's shared_intermediate_size); 0 = expertFfnHidden.
+    std::int64_t sharedFfnHidden = 0;
+    /// Experts every k-th layer after the dense ones (Llama 4 Maverick's
+    /// interleave_moe_layer_step 2, Qwen's decoder_sparse_step): layer i is MoE
+    /// when (i + 1) % sparseStep == 0; the others have the dense FFN.
+    int sparseStep = 1;
+    bool expertBias = false;     // gpt-oss: biases on every expert's projections
+    bool routerBias = false;     // gpt-oss: the router linear has a bias
+    bool sharedGate = false;     // Qwen MoE: a hidden x 1 gate on the shared expert
     bool enabled() const { return experts > 0; }
+};
+
+/// How the checkpoint stores its weights (config.json quantization_config).
+enum class QuantKind { None, MXFP4, FP8Block, FP8, IntGroup, NF4, Int8 };
+struct CheckpointQuant {
+    QuantKind kind = QuantKind::None;
+    std::string method;          // quant_method as written ("mxfp4", "fp8", "awq", "gptq", "bitsandbytes")
+    int bits = 16;
+    int groupSize = 0;           // AWQ/GPTQ scale group; FP8 block edge (128)
+    bool doubleQuant = false;    // bitsandbytes bnb_4bit_use_double_quant
+    bool expertsOnly = false;    // only the routed experts are quantized (gpt-oss: attention stays BF16)
+    bool quantized() const { return kind != QuantKind::None; }
+    /// Bytes one quantized weight takes, scales included.
+    double bytesPerParam() const;
+    /// "MXFP4", "FP8 (128x128 blocks)", "AWQ int4 (group 128)", ...
+    std::string label() const;
 };
 
 /// Vision models are described by measured/published totals rather than layers.
@@ -63,6 +89,37 @@ struct ModelArch {
     /// latent of kvLoraRank + ropeHeadDim per token and layer.
     int mlaKvLoraRank = 0;
     int mlaRopeHeadDim = 0;
+    int mlaQLoraRank = 0;        // 0 = DeepSeek-V3's 1536 (detail::kMlaQLoraRank)
+
+    // Layer kinds. Attention layers are layers - linearLayers - mlpOnlyLayers;
+    // of them slidingLayers attend within slidingWindow tokens, chunkedLayers
+    // within chunks of chunkSize (Llama 4), the rest attend to the whole context.
+    int slidingLayers = 0;
+    int slidingWindow = 0;
+    int chunkedLayers = 0;
+    int chunkSize = 0;
+    /// Linear-attention / Mamba layers: a fixed recurrent state per sequence
+    /// (conv + SSM state, bytes per layer at bf16) instead of a KV cache, and
+    /// linearLayerParams parameters in place of attention.
+    int linearLayers = 0;
+    double linearStateBytes = 0;
+    double linearLayerParams = 0;
+    std::string linearKind;      // "Gated DeltaNet", "Mamba-2"
+    int mlpOnlyLayers = 0;       // Nemotron-H '-' blocks: an FFN and no token mixer
+    int ffnFreeLayers = 0;       // Nemotron-H 'M' and '*' blocks: a mixer and no FFN
+    int normsPerLayer = 2;       // Gemma 2/3: 4 (sandwich norms); Nemotron-H: 1 per block
+    enum class QkNorm { None, PerHead, Full };
+    QkNorm qkNorm = QkNorm::None; // Qwen3/Gemma 3: RMSNorm over head_dim; OLMo 2: over all q / k features
+    bool oBias = false;          // gpt-oss attention_bias: o_proj has a bias too
+    bool gatedAttention = false; // Qwen3-Next: q_proj also emits an output gate (2 x heads x head_dim)
+    bool attentionSinks = false; // gpt-oss: one learned sink logit per head and layer
+    int mtpLayers = 0;           // multi-token-prediction layers in the checkpoint (num_nextn_predict_layers)
+    bool mtpOwnEmbeddings = false; // DeepSeek-format MTP layers store their own embedding and head copies
+    double visionTowerParams = 0; // a vision encoder + projector beside the language model
+    std::string visionTowerNote;
+    CheckpointQuant quant;
+    double storageBytes = 2;     // bytes per unquantized parameter in the checkpoint (torch_dtype)
+    std::vector<std::string> readNotes; // what the config reader assumed or ignored (said, never silent)
     MoeSpec moe;
     VisionSpec vision;           // used when family == Vision
     bool approximate = false;    // shape guessed from a size only
@@ -78,8 +135,39 @@ struct ModelArch {
     /// Parameters in matmuls per token in a forward pass over the full sequence
     /// (active, excluding the embedding lookup; the LM head included).
     double matmulParamsPerToken() const;
-    /// Elements stored in the KV cache per token, all layers (K and V).
+    /// Elements stored in the KV cache per token, all attention layers (K and V),
+    /// as if every one of them kept the whole context.
     double kvElementsPerToken() const;
+    /// KV elements per token of one attention layer (K and V; MLA: the latent).
+    double kvElementsPerTokenPerLayer() const;
+    int attentionLayers() const;
+    int fullAttentionLayers() const;
+    int moeLayers() const;
+    /// Bytes of KV cache and recurrent state one sequence of `tokens` holds:
+    /// full layers keep every token, sliding/chunked layers at most their window
+    /// (what vLLM's hybrid KV cache manager and HF's DynamicSlidingWindowLayer
+    /// keep), linear layers their fixed state (bf16, whatever kvBytes is).
+    /// `block` > 1 rounds each layer's tokens up to whole pages (vLLM).
+    double kvBytesPerSequence(double tokens, double kvBytes, double block = 1) const;
+    /// KV elements per token averaged over the layers for a sequence of `tokens`
+    /// (what decode reads per context token), windows applied.
+    double kvElementsReadPerToken(double tokens) const;
+    /// Attention score FLOPs factor: sum over attention layers of the keys a
+    /// query at position t attends to, integrated over t in [0, s), divided by
+    /// s^2 / 2 (= layers for a model with only full, causal layers).
+    double causalAttentionLayerEquivalents(double s) const;
+    /// Parameters of the multi-token-prediction layers (not loaded to serve or train).
+    double mtpParams() const;
+    /// Parameters the runtimes load (everything but the MTP layers).
+    double loadedParams() const { return totalParams() - mtpParams(); }
+    /// Parameters of the routed experts (all MoE layers), the ones MXFP4 stores.
+    double routedExpertParams() const;
+    /// Bytes the checkpoint stores (quantization_config applied; storageBytes otherwise).
+    double checkpointBytes(bool includeMtp = true) const;
+    /// Bytes of the weights a runtime loads as the checkpoint stores them.
+    double loadedCheckpointBytes() const { return checkpointBytes(false); }
+    /// One line: "gpt-oss-120b: 116.8B parameters (5.1B active), 36 layers: 18 full + 18 sliding (128), ...".
+    std::string summary() const;
     /// Parameters of one transformer layer's linear projections, by module name
     /// (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj): in x out.
     struct Linear { std::string name; std::int64_t in = 0; std::int64_t out = 0; int perLayer = 1; };

@@ -59,6 +59,10 @@ struct KeyNames {
     std::string shared = "moe.shared";
     std::string expertFfn = "moe.expert_ffn_hidden";
     std::string denseLayers = "moe.dense_layers";
+    std::string slidingLayers = "sliding_layers";
+    std::string slidingWindow = "sliding_window";
+    std::string linearLayers = "linear_layers";
+    std::string linearStateBytes = "linear_state_bytes";
 };
 
 /// An integral value without a fraction ("4096"), else "%g".

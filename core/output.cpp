@@ -114,6 +114,14 @@ std::string estimateToJson(const Estimate& e)
     doc["format"] = "gpuplanner-estimate";
     doc["version"] = 1;
     doc["scenario"] = e.scenario;
+    if (e.model.params > 0) {
+        ordered_json model;
+        model["params"] = e.model.params;
+        model["active_params"] = e.model.activeParams;
+        if (e.model.kvBytesPerSequence)
+            model["kv_bytes_per_sequence"] = *e.model.kvBytesPerSequence;
+        doc["model"] = model;
+    }
     ordered_json results = ordered_json::array();
     for (const auto& r : e.results)
         results.push_back(resultJson(r));

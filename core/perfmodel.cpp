@@ -233,7 +233,10 @@ double attentionFlops(const Plan& p, double sequences, double s)
     const double hq = double(m.heads) * m.headDim;
     const double causal = m.family == ModelFamily::Decoder ? 0.5 : 1.0;
     const int layers = (m.layers + p.pp - 1) / p.pp;
-    return 4.0 * s * s * hq * layers * sequences * causal / p.tp;
+    // Decoders: each attention layer's causal pairs, windows applied (sliding and
+    // chunked layers see at most their window; linear/Mamba layers have none).
+    const double layerEq = m.family == ModelFamily::Decoder ? m.causalAttentionLayerEquivalents(s) : double(m.layers);
+    return 4.0 * s * s * hq * layerEq * double(layers) / std::max(1, m.layers) * sequences * causal / p.tp;
 }
 
 /// Model FLOPs of one training micro-batch for the whole model (every layer, no
@@ -253,7 +256,8 @@ double modelTrainFlops(const Plan& p, double bwdFactor, double adapterFlops)
         perToken += 2.0 * double(m.vocab) * m.hidden;
     const double hq = double(m.heads) * m.headDim;
     const double causal = m.family == ModelFamily::Decoder ? 0.5 : 1.0;
-    const double attn = 4.0 * double(t.seqLen) * t.seqLen * hq * m.layers * t.microBatch * causal;
+    const double layerEq = m.family == ModelFamily::Decoder ? m.causalAttentionLayerEquivalents(t.seqLen) : double(m.layers);
+    const double attn = 4.0 * double(t.seqLen) * t.seqLen * hq * layerEq * t.microBatch * causal;
     return tokens * perToken * (1 + bwdFactor) + adapterFlops + attn * 3.5;
 }
 
@@ -266,7 +270,7 @@ double qloraBaseParams(const Plan& p)
 {
     const ModelArch& m = *p.m;
     const double head = m.tiedEmbeddings ? 0 : double(m.vocab) * m.hidden;
-    return (m.totalParams() - m.embeddingParams() - head) / (p.tp * p.pp);
+    return (m.loadedParams() - m.embeddingParams() - head) / (p.tp * p.pp);
 }
 
 /// GPUs that share the fast scale-up domain (NVLink/xGMI/ICI island).
@@ -488,7 +492,7 @@ TrainingResult trainingPerformance(Plan& p)
             // FSDP: every micro-batch all-gathers the 16-bit parameters (a LoRA base
             // too, in its stored format) for forward and again for backward, and
             // reduce-scatters the gradients; prefetch overlaps it with compute.
-            double paramBytes = m.isLanguageModel() ? m.totalParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
+            double paramBytes = m.isLanguageModel() ? m.loadedParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
             if (lora && m.isLanguageModel() && t.method == TrainMethod::Qlora)
                 paramBytes = qloraBaseParams(p) * kNf4BytesPerParam + m.embeddingParams() * 2 / (p.tp * p.pp);
             coll = accum * (2 * collective(paramBytes, p.shard) + collective(gradBytes, p.shard) +
@@ -637,19 +641,23 @@ InferenceResult inferencePerformance(Plan& p)
                                   : p.inferPrecision == InferPrecision::INT4 ? 0.5 + 4.0 / 128
                                   : p.inferPrecision == InferPrecision::FP4  ? 0.5 + 1.0 / 16 // NVFP4: 4.5 bits
                                                                              : 2;
-    double weightParams = m.totalParams() - m.embeddingParams() + (m.tiedEmbeddings ? m.embeddingParams() : 0);
+    double weightParams = m.loadedParams() - m.embeddingParams() + (m.tiedEmbeddings ? m.embeddingParams() : 0);
     std::string moeNote;
     if (m.moe.enabled()) {
         // Distinct experts touched per layer by `batch` tokens choosing `active` of `experts`.
         const double e = m.moe.experts;
         const double touched = e * (1 - std::pow(1 - double(m.moe.active) / e, inf.batch));
-        const double expertParams = (m.totalParams() - m.activeParams()) / std::max(1.0, e - m.moe.active);
+        const double expertParams = m.routedExpertParams() / std::max(1.0, e);
         weightParams = m.activeParams() - m.embeddingParams() + (touched - m.moe.active) * expertParams;
         moeNote = ", " + fmt(touched, 3) + " of " + std::to_string(m.moe.experts) + " experts touched per layer";
     }
     const double ctxMean = inf.promptTokens + inf.outputTokens / 2.0;
-    const double weightBytes = weightParams * wBytesPerParam / (p.tp * p.pp);
-    const double kvBytes = double(inf.batch) * ctxMean * m.kvElementsPerToken() * p.kvBytes / (p.tp * p.pp);
+    // precision "checkpoint": the checkpoint's bytes per loaded parameter, on average.
+    const double ckptBytesPerParam = m.loadedCheckpointBytes() / std::max(1.0, m.loadedParams());
+    const double weightBytes = weightParams * (inf.checkpointWeights ? ckptBytesPerParam : wBytesPerParam) / (p.tp * p.pp);
+    // Windowed layers read their window, linear layers their state.
+    const double kvBytes = double(inf.batch) * m.kvBytesPerSequence(ctxMean, p.kvBytes) / (p.tp * p.pp);
+    const double attendedKeys = m.kvElementsReadPerToken(ctxMean) / std::max(1.0, m.kvElementsPerTokenPerLayer()) * ctxMean;
     // GEMV-style decode kernels stream below the copy rate (decode_bandwidth_eff,
     // fitted with the per-layer floor on the two batch-1 decode runs). The weight GEMMs and the attention over the KV cache are
     // separate kernels: each is its own roofline, and their times add.
@@ -666,7 +674,7 @@ InferenceResult inferencePerformance(Plan& p)
     const double weightTime = std::max(
         weightBytes / decodeBw,
         gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));
-    const double attnFlops = 4.0 * ctxMean * double(m.heads) * m.headDim * m.layers * inf.batch / (p.tp * p.pp);
+    const double attnFlops = 4.0 * attendedKeys * double(m.heads) * m.headDim * inf.batch / (p.tp * p.pp);
     const double kvTime = std::max(kvBytes / decodeBw, attnFlops / (pk * attnEff(p)));
     const double memTime = weightTime + kvTime;
     const double computeTime =

@@ -242,7 +242,8 @@ void Solver::inferenceCandidates(const Gpu& g)
         }
         return 2.0;
     };
-    if (lm) {
+    // precision "checkpoint" keeps the checkpoint's own storage: no requantization.
+    if (lm && !b.inference.checkpointWeights) {
         for (InferPrecision q : {InferPrecision::FP8, InferPrecision::INT8, InferPrecision::INT4, InferPrecision::FP4}) {
             if (weightBytes(q) >= weightBytes(b.inference.precision))
                 continue;
@@ -329,7 +330,7 @@ void Solver::inferenceCandidates(const Gpu& g)
             PlanOption o;
             o.count = tp;
             o.tp = tp;
-            o.precision = std::string(toString(prec));
+            o.precision = b.inference.checkpointWeights ? std::string("checkpoint") : std::string(toString(prec));
             o.microBatch = batch;
             o.replicas = static_cast<int>(replicas);
             o.usersPerReplica = cap.users;

@@ -1,5 +1,9 @@
 #include "presets.h"
 
+#include "hfconfig.h"
+
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 
 namespace gp {
@@ -64,6 +68,55 @@ ModelArch gpt2Style(const char* id, const char* name, int layers, int hidden)
     return m;
 }
 
+/// The models people serve and fine-tune today, each from its published
+/// config.json (the keys that change memory or time; token ids, rope details and
+/// initialisation left out), read by the same code as a dropped config.json.
+struct HfPreset {
+    const char* id;
+    const char* name;
+    const char* config;
+};
+
+const HfPreset kHfPresets[] = {
+    // huggingface.co/openai/gpt-oss-20b config.json (copy: ai-dynamo/aiconfigurator model_configs/openai--gpt-oss-20b_config.json)
+    {"gpt-oss-20b", "gpt-oss-20b (21B MoE, MXFP4 experts)", R"json({"architectures":["GptOssForCausalLM"],"attention_bias":true,"experts_per_token":4,"head_dim":64,"hidden_act":"silu","hidden_size":2880,"initial_context_length":4096,"intermediate_size":2880,"layer_types":["sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention"],"max_position_embeddings":131072,"model_type":"gpt_oss","num_attention_heads":64,"num_experts_per_tok":4,"num_hidden_layers":24,"num_key_value_heads":8,"num_local_experts":32,"quantization_config":{"modules_to_not_convert":["model.layers.*.self_attn","model.layers.*.mlp.router","model.embed_tokens","lm_head"],"quant_method":"mxfp4"},"rope_theta":150000,"sliding_window":128,"swiglu_limit":7.0,"tie_word_embeddings":false,"vocab_size":201088})json"},
+    // huggingface.co/openai/gpt-oss-120b config.json (copy: ai-dynamo/aiconfigurator model_configs/openai--gpt-oss-120b_config.json)
+    {"gpt-oss-120b", "gpt-oss-120b (117B MoE, MXFP4 experts)", R"json({"architectures":["GptOssForCausalLM"],"attention_bias":true,"experts_per_token":4,"head_dim":64,"hidden_act":"silu","hidden_size":2880,"initial_context_length":4096,"intermediate_size":2880,"layer_types":["sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention","sliding_attention","full_attention"],"max_position_embeddings":131072,"model_type":"gpt_oss","num_attention_heads":64,"num_experts_per_tok":4,"num_hidden_layers":36,"num_key_value_heads":8,"num_local_experts":128,"quantization_config":{"modules_to_not_convert":["model.layers.*.self_attn","model.layers.*.mlp.router","model.embed_tokens","lm_head"],"quant_method":"mxfp4"},"rope_theta":150000,"sliding_window":128,"swiglu_limit":7.0,"tie_word_embeddings":false,"vocab_size":201088})json"},
+    // huggingface.co/Qwen/Qwen3-8B config.json (copy: ai-dynamo/aiconfigurator)
+    {"qwen3-8b", "Qwen3 8B", R"json({"architectures":["Qwen3ForCausalLM"],"attention_bias":false,"head_dim":128,"hidden_act":"silu","hidden_size":4096,"intermediate_size":12288,"max_position_embeddings":40960,"max_window_layers":36,"model_type":"qwen3","num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"rope_theta":1000000,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16","use_sliding_window":false,"vocab_size":151936})json"},
+    // huggingface.co/Qwen/Qwen3-32B config.json (copy: ai-dynamo/aiconfigurator)
+    {"qwen3-32b", "Qwen3 32B", R"json({"architectures":["Qwen3ForCausalLM"],"attention_bias":false,"head_dim":128,"hidden_act":"silu","hidden_size":5120,"intermediate_size":25600,"max_position_embeddings":40960,"max_window_layers":64,"model_type":"qwen3","num_attention_heads":64,"num_hidden_layers":64,"num_key_value_heads":8,"rope_theta":1000000,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16","use_sliding_window":false,"vocab_size":151936})json"},
+    // huggingface.co/Qwen/Qwen3-30B-A3B config.json (copy: ai-dynamo/aiconfigurator)
+    {"qwen3-30b-a3b", "Qwen3 30B-A3B (MoE)", R"json({"architectures":["Qwen3MoeForCausalLM"],"attention_bias":false,"decoder_sparse_step":1,"head_dim":128,"hidden_act":"silu","hidden_size":2048,"intermediate_size":6144,"max_position_embeddings":40960,"max_window_layers":48,"mlp_only_layers":[],"model_type":"qwen3_moe","moe_intermediate_size":768,"norm_topk_prob":true,"num_attention_heads":32,"num_experts":128,"num_experts_per_tok":8,"num_hidden_layers":48,"num_key_value_heads":4,"rope_theta":1000000.0,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16","use_sliding_window":false,"vocab_size":151936})json"},
+    // huggingface.co/Qwen/Qwen3-235B-A22B config.json (copy: ai-dynamo/aiconfigurator)
+    {"qwen3-235b-a22b", "Qwen3 235B-A22B (MoE)", R"json({"architectures":["Qwen3MoeForCausalLM"],"attention_bias":false,"decoder_sparse_step":1,"head_dim":128,"hidden_act":"silu","hidden_size":4096,"intermediate_size":12288,"max_position_embeddings":40960,"max_window_layers":94,"mlp_only_layers":[],"model_type":"qwen3_moe","moe_intermediate_size":1536,"norm_topk_prob":true,"num_attention_heads":64,"num_experts":128,"num_experts_per_tok":8,"num_hidden_layers":94,"num_key_value_heads":4,"rope_theta":1000000.0,"sliding_window":null,"tie_word_embeddings":false,"torch_dtype":"bfloat16","use_sliding_window":false,"vocab_size":151936})json"},
+    // huggingface.co/meta-llama/Llama-3.3-70B-Instruct config.json (copy: ai-dynamo/aiconfigurator)
+    {"llama-3.3-70b", "Llama 3.3 70B", R"json({"architectures":["LlamaForCausalLM"],"attention_bias":false,"hidden_act":"silu","hidden_size":8192,"intermediate_size":28672,"max_position_embeddings":131072,"mlp_bias":false,"model_type":"llama","num_attention_heads":64,"num_hidden_layers":80,"num_key_value_heads":8,"pretraining_tp":1,"rope_theta":500000.0,"tie_word_embeddings":false,"torch_dtype":"bfloat16","vocab_size":128256})json"},
+    // huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct config.json, with its vision_config (copy: inference-sim/inference-sim)
+    {"llama-4-scout", "Llama 4 Scout (109B MoE)", R"json({"architectures":["Llama4ForConditionalGeneration"],"boi_token_index":200080,"eoi_token_index":200081,"image_token_index":200092,"model_type":"llama4","text_config":{"attention_bias":false,"attention_chunk_size":8192,"head_dim":128,"hidden_act":"silu","hidden_size":5120,"interleave_moe_layer_step":1,"intermediate_size":8192,"intermediate_size_mlp":16384,"max_position_embeddings":10485760,"model_type":"llama4_text","no_rope_layers":[],"num_attention_heads":40,"num_experts_per_tok":1,"num_hidden_layers":48,"num_key_value_heads":8,"num_local_experts":16,"rope_theta":500000.0,"torch_dtype":"bfloat16","use_qk_norm":true,"vocab_size":202048},"torch_dtype":"bfloat16","vision_config":{"hidden_act":"gelu","hidden_size":1408,"image_size":336,"intermediate_size":5632,"model_type":"llama4_vision_model","multi_modal_projector_bias":false,"norm_eps":1e-05,"num_attention_heads":16,"num_channels":3,"num_hidden_layers":34,"patch_size":14,"pixel_shuffle_ratio":0.5,"projector_dropout":0.0,"projector_input_dim":4096,"projector_output_dim":4096,"rope_theta":10000,"vision_feature_layer":-1,"vision_feature_select_strategy":"default","vision_output_dim":4096}})json"},
+    // huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct config.json, text_config (copy: ai-dynamo/aiconfigurator)
+    {"llama-4-maverick", "Llama 4 Maverick (400B MoE)", R"json({"architectures":["Llama4ForConditionalGeneration"],"model_type":"llama4","text_config":{"attention_bias":false,"attention_chunk_size":8192,"head_dim":128,"hidden_act":"silu","hidden_size":5120,"interleave_moe_layer_step":2,"intermediate_size":8192,"intermediate_size_mlp":16384,"max_position_embeddings":1048576,"model_type":"llama4_text","num_attention_heads":40,"num_experts_per_tok":1,"num_hidden_layers":48,"num_key_value_heads":8,"num_local_experts":128,"rope_theta":500000.0,"torch_dtype":"bfloat16","use_qk_norm":false,"vocab_size":202048},"torch_dtype":"bfloat16"})json"},
+    // huggingface.co/deepseek-ai/DeepSeek-R1 config.json (copy: ai-dynamo/aiconfigurator)
+    {"deepseek-r1", "DeepSeek-R1 (671B MoE, FP8)", R"json({"architectures":["DeepseekV3ForCausalLM"],"attention_bias":false,"ep_size":1,"first_k_dense_replace":3,"hidden_act":"silu","hidden_size":7168,"intermediate_size":18432,"kv_lora_rank":512,"max_position_embeddings":163840,"model_type":"deepseek_v3","moe_intermediate_size":2048,"moe_layer_freq":1,"n_group":8,"n_routed_experts":256,"n_shared_experts":1,"norm_topk_prob":true,"num_attention_heads":128,"num_experts_per_tok":8,"num_hidden_layers":61,"num_key_value_heads":128,"num_nextn_predict_layers":1,"q_lora_rank":1536,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"quantization_config":{"activation_scheme":"dynamic","fmt":"e4m3","quant_method":"fp8","weight_block_size":[128,128]},"rope_theta":10000,"routed_scaling_factor":2.5,"scoring_func":"sigmoid","tie_word_embeddings":false,"topk_group":4,"topk_method":"noaux_tc","torch_dtype":"bfloat16","v_head_dim":128,"vocab_size":129280})json"},
+    // huggingface.co/moonshotai/Kimi-K2-Instruct config.json (copy: ai-dynamo/aiconfigurator)
+    {"kimi-k2", "Kimi K2 (1T MoE, FP8)", R"json({"architectures":["DeepseekV3ForCausalLM"],"attention_bias":false,"aux_loss_alpha":0.001,"first_k_dense_replace":1,"hidden_act":"silu","hidden_size":7168,"intermediate_size":18432,"kv_lora_rank":512,"max_position_embeddings":131072,"model_type":"kimi_k2","moe_intermediate_size":2048,"moe_layer_freq":1,"n_group":1,"n_routed_experts":384,"n_shared_experts":1,"norm_topk_prob":true,"num_attention_heads":64,"num_experts_per_tok":8,"num_hidden_layers":61,"num_key_value_heads":64,"num_nextn_predict_layers":0,"pretraining_tp":1,"q_lora_rank":1536,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"quantization_config":{"activation_scheme":"dynamic","fmt":"e4m3","quant_method":"fp8","weight_block_size":[128,128]},"rope_theta":50000.0,"routed_scaling_factor":2.827,"scoring_func":"sigmoid","seq_aux":true,"tie_word_embeddings":false,"topk_group":1,"topk_method":"noaux_tc","torch_dtype":"bfloat16","v_head_dim":128,"vocab_size":163840})json"},
+    // Gemma 3 27B: huggingface.co/google/gemma-3-27b-it config.json (its
+    // text_config names only what differs from Gemma3TextConfig's defaults:
+    // vocab 262208, sliding_window_pattern 6); Gemma 3 technical report
+    // (arXiv 2503.19786), table 1: 27B with a 417M SigLIP vision encoder.
+    {"gemma-3-27b", "Gemma 3 27B", R"json({"architectures":["Gemma3ForConditionalGeneration"],"model_type":"gemma3","text_config":{"head_dim":128,"hidden_size":5376,"intermediate_size":21504,"model_type":"gemma3_text","num_attention_heads":32,"num_hidden_layers":62,"num_key_value_heads":16,"query_pre_attn_scalar":168,"sliding_window":1024},"torch_dtype":"bfloat16","vision_config":{"hidden_size":1152,"image_size":896,"intermediate_size":4304,"model_type":"siglip_vision_model","num_attention_heads":16,"num_hidden_layers":27,"patch_size":14,"vision_use_head":false}})json"},
+};
+
+ModelArch hfPreset(const HfPreset& h)
+{
+    ModelArch m = modelFromHfConfig(nlohmann::json::parse(h.config), "preset");
+    m.id = h.id;
+    m.name = h.name;
+    m.source = "preset";
+    m.readNotes.clear(); // vetted: the defaults they fall back on are the configuration classes'
+    return m;
+}
+
 ModelArch visionPreset(const char* id, const char* name, const VisionSpec& v)
 {
     ModelArch m;
@@ -94,6 +147,8 @@ std::vector<ModelArch> buildPresets()
     p.push_back(
         llamaStyle({"llama-3.1-405b", "Llama 3.1 405B", 126, 16384, 128, 8, 128, 53248, 128256, false, 131072}));
     p.push_back(llamaStyle({"mistral-7b", "Mistral 7B (v0.1)", 32, 4096, 32, 8, 128, 14336, 32000, false, 32768}));
+    for (const auto& h : kHfPresets)
+        p.push_back(hfPreset(h));
 
     {
         ModelArch m = llamaStyle({"mixtral-8x7b", "Mixtral 8x7B", 32, 4096, 32, 8, 128, 14336, 32000, false, 32768});
@@ -113,8 +168,8 @@ std::vector<ModelArch> buildPresets()
         p.push_back(m);
     }
     {
-        // 671B counts the main model only; the HF checkpoint's extra 14B is the
-        // multi-token-prediction module, which inference and fine-tuning skip.
+        // 671B main model + the HF checkpoint's 14B multi-token-prediction module
+        // (counted in params, not loaded: inference and fine-tuning skip it).
         ModelArch m = llamaStyle({"deepseek-v3", "DeepSeek-V3 (671B MoE)", 61, 7168, 128, 128, 128, 18432, 129280,
                                   false, 163840});
         m.mlaKvLoraRank = 512;
@@ -124,6 +179,8 @@ std::vector<ModelArch> buildPresets()
         m.moe.shared = 1;
         m.moe.expertFfnHidden = 2048;
         m.moe.denseLayers = 3;
+        m.mtpLayers = 1;
+        m.mtpOwnEmbeddings = true;
         p.push_back(m);
     }
     {

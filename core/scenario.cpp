@@ -91,7 +91,8 @@ void parseModel(JsonReader& r, const json& m, ModelSpec& spec)
     } else {
         r.checkKeys(m, path,
                     {"family", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "ffn", "vocab",
-                     "tied_embeddings", "positional", "max_positions", "moe", "name"});
+                     "tied_embeddings", "positional", "max_positions", "moe", "name", "sliding_window",
+                     "sliding_layers", "linear_layers", "linear_state_bytes"});
         spec.form = ModelSpec::Form::Explicit;
         spec.jsonText = m.dump();
     }
@@ -164,7 +165,9 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
     const std::string p = "workload.inference";
     r.checkKeys(t, p,
                 {"precision", "kv_precision", "batch", "prompt_tokens", "output_tokens", "image_size", "targets"});
-    if (auto v = r.choice(t, p, "precision", kInferPrecisions))
+    if (t.contains("precision") && t.at("precision") == "checkpoint")
+        w.checkpointWeights = true; // the checkpoint's own storage; 16-bit compute unless the format runs natively
+    else if (auto v = r.choice(t, p, "precision", kInferPrecisions))
         w.precision = static_cast<InferPrecision>(*v);
     if (auto v = r.choice(t, p, "kv_precision", std::span(kInferPrecisions).first(kKvPrecisionCount)))
         w.kvPrecision = static_cast<InferPrecision>(*v);
@@ -300,12 +303,27 @@ ModelSpec hfConfigSpecFromText(std::string_view text, const std::string& origin)
         throw InputError(origin, "nested more than " + std::to_string(kMaxNesting) + " levels deep; refused");
     json doc;
     try {
-        doc = json::parse(text);
+        // Python's json writes Infinity/NaN (Nemotron-H's time_step_limit): read as null.
+        doc = json::parse(withoutPythonNumbers(text));
     } catch (const json::exception& e) {
         throw InputError(origin, "not valid JSON: " + detail::stripExceptionTag(e.what()));
     }
     if (!doc.is_object())
         throw InputError(origin, "a config.json is a JSON object, got " + detail::describe(doc));
+    // Hub config.json files rarely name the model: the folder (".../gpt-oss-120b/config.json")
+    // or the file ("gpt-oss-120b.json") does.
+    if (!doc.contains("_name_or_path") && origin.size() > 5 && origin.substr(origin.size() - 5) == ".json") {
+        std::string file = origin.substr(origin.find_last_of("/\\") == std::string::npos ? 0 : origin.find_last_of("/\\") + 1);
+        std::string name = file.substr(0, file.size() - 5);
+        if (file == "config.json") {
+            const std::string dir = origin.substr(0, origin.size() - file.size());
+            const std::string trimmed = dir.empty() ? dir : dir.substr(0, dir.size() - 1);
+            const auto slash = trimmed.find_last_of("/\\");
+            name = slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
+        }
+        if (!name.empty() && name != "config")
+            doc["_name_or_path"] = name;
+    }
     ModelSpec spec;
     spec.form = ModelSpec::Form::HfConfig;
     spec.jsonText = doc.dump(2);
@@ -389,6 +407,8 @@ ParsedScenario parseScenario(std::string_view text)
     if (r.errors.empty()) {
         try {
             s.model = resolveModel(s.modelSpec);
+            for (const auto& note : s.model.readNotes) // what the config reader assumed or left unread
+                r.warn(s.modelSpec.form == ModelSpec::Form::HfConfig ? "model.hf_config" : "model", note);
         } catch (const InputError& e) {
             for (const auto& d : e.problems())
                 r.errors.push_back(d);
@@ -535,7 +555,7 @@ std::string scenarioToJson(const Scenario& s)
         tr["targets"] = tg;
     }
     const auto& i = s.inference;
-    json in = {{"precision", toString(i.precision)},
+    json in = {{"precision", i.checkpointWeights ? std::string_view("checkpoint") : toString(i.precision)},
                {"batch", i.batch},
                {"prompt_tokens", i.promptTokens},
                {"output_tokens", i.outputTokens},

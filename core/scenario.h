@@ -50,6 +50,9 @@ struct InferenceTargets {
 struct InferenceWorkload {
     InferPrecision precision = InferPrecision::BF16;
     std::optional<InferPrecision> kvPrecision; // default: precision (int4 -> fp16; fp4 -> fp8, or fp16 without FP8)
+    /// precision "checkpoint": the weights as the checkpoint stores them
+    /// (ModelArch::quant); `precision` then holds the compute format chosen.
+    bool checkpointWeights = false;
     int batch = 1;
     int promptTokens = 1024;
     int outputTokens = 256;

@@ -66,6 +66,15 @@ std::string explicitJsonFor(const gp::ModelArch& m)
             moe["expert_ffn_hidden"] = m.moe.expertFfnHidden;
         j["moe"] = moe;
     }
+    // Layer kinds (the form has one window: chunked layers give theirs).
+    if (m.slidingLayers + m.chunkedLayers > 0) {
+        j["sliding_window"] = m.slidingLayers > 0 ? m.slidingWindow : m.chunkSize;
+        j["sliding_layers"] = m.slidingLayers + m.chunkedLayers;
+    }
+    if (m.linearLayers > 0) {
+        j["linear_layers"] = m.linearLayers;
+        j["linear_state_bytes"] = static_cast<long long>(m.linearStateBytes);
+    }
     return j.dump(2);
 }
 
@@ -100,6 +109,14 @@ std::optional<gp::ModelSpec> hfConfigSpecFromFile(const QString& path, QString* 
 
 QString describeModel(const gp::ModelArch& m)
 {
+    if (m.isLanguageModel()) {
+        // One line from the core: counts, layer kinds, experts, MTP, vision
+        // tower and how the checkpoint stores its weights.
+        QString s = QString::fromStdString(m.summary());
+        if (m.approximate)
+            s += QObject::tr(". Approximate shape: %1").arg(QString::fromStdString(m.shapeNote));
+        return s;
+    }
     QString s = QObject::tr("%1 — %2 parameters").arg(QString::fromStdString(m.name), formatCount(m.totalParams()));
     if (m.moe.enabled())
         s += QObject::tr(" (%1 active, %2 experts, %3 per token)")

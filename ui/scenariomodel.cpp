@@ -163,7 +163,7 @@ QVariant ScenarioModel::value(Field f) const
     case Field::Epochs: return t.epochs;
     case Field::DeadlineHours: return optionalValue(t.targets.deadlineHours);
     case Field::BudgetUsd: return optionalValue(t.targets.budgetUsd);
-    case Field::InferPrecision: return static_cast<int>(i.precision);
+    case Field::InferPrecision: return i.checkpointWeights ? -1 : static_cast<int>(i.precision);
     case Field::KvPrecision: return i.kvPrecision ? QVariant(static_cast<int>(*i.kvPrecision)) : QVariant();
     case Field::Batch: return i.batch;
     case Field::PromptTokens: return i.promptTokens;
@@ -271,7 +271,11 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     case Field::Epochs: t.epochs = v.toDouble(); break;
     case Field::DeadlineHours: t.targets.deadlineHours = toOptional(v); break;
     case Field::BudgetUsd: t.targets.budgetUsd = toOptional(v); break;
-    case Field::InferPrecision: i.precision = toEnum<gp::InferPrecision>(v); break;
+    case Field::InferPrecision:
+        i.checkpointWeights = v.toInt() == -1; // precision "checkpoint"
+        if (!i.checkpointWeights)
+            i.precision = toEnum<gp::InferPrecision>(v);
+        break;
     case Field::KvPrecision:
         if (v.isValid() && !v.isNull())
             i.kvPrecision = toEnum<gp::InferPrecision>(v);

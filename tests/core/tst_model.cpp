@@ -117,7 +117,9 @@ void TestModel::presetsWellFormed()
     }
     for (const char* id : {"gpt2-124m", "gpt2-355m", "tinyllama-1.1b", "llama-3.2-1b", "llama-3.2-3b", "llama-2-7b",
                            "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b",
-                           "qwen2.5-72b", "deepseek-v3", "resnet18", "resnet50", "vit-b-16", "bert-base"})
+                           "qwen2.5-72b", "deepseek-v3", "resnet18", "resnet50", "vit-b-16", "bert-base",
+                           "gpt-oss-20b", "gpt-oss-120b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b",
+                           "gemma-3-27b", "llama-3.3-70b", "llama-4-scout", "llama-4-maverick", "deepseek-r1", "kimi-k2"})
         QVERIFY2(gp::findPreset(id) != nullptr, id);
 }
 
@@ -148,7 +150,22 @@ void TestModel::totalParams_data()
     QTest::addRow("mixtral-8x7b") << "mixtral-8x7b" << 46.70e9;
     QTest::addRow("qwen2.5-7b") << "qwen2.5-7b" << 7.616e9;
     QTest::addRow("qwen2.5-72b") << "qwen2.5-72b" << 72.7e9;
-    QTest::addRow("deepseek-v3") << "deepseek-v3" << 671e9;
+    // The Hub's 685B: 671B main model + the 14B MTP module (DeepSeek-V3 README).
+    QTest::addRow("deepseek-v3") << "deepseek-v3" << 685e9;
+    // The spec's newer presets against their model cards / Hub totals (sources in
+    // tests/data/hf-configs/README.md): gpt-oss card table 1, Qwen3 cards, Gemma 3
+    // report table 1 (27.4B = 1.4B embedding + 25.6B + 0.4B vision), Llama cards.
+    QTest::addRow("gpt-oss-20b") << "gpt-oss-20b" << 20.91e9;
+    QTest::addRow("gpt-oss-120b") << "gpt-oss-120b" << 116.83e9;
+    QTest::addRow("qwen3-8b") << "qwen3-8b" << 8.2e9;
+    QTest::addRow("qwen3-32b") << "qwen3-32b" << 32.8e9;
+    QTest::addRow("qwen3-30b-a3b") << "qwen3-30b-a3b" << 30.5e9;
+    QTest::addRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 235e9;
+    QTest::addRow("gemma-3-27b") << "gemma-3-27b" << 27.4e9;
+    QTest::addRow("llama-3.3-70b") << "llama-3.3-70b" << 70.6e9;
+    QTest::addRow("llama-4-scout") << "llama-4-scout" << 109e9;
+    QTest::addRow("llama-4-maverick") << "llama-4-maverick" << 400e9;
+    QTest::addRow("deepseek-r1") << "deepseek-r1" << 685e9;
     QTest::addRow("bert-base") << "bert-base" << 109.5e6;
     QTest::addRow("resnet18") << "resnet18" << 11.69e6;
     QTest::addRow("resnet50") << "resnet50" << 25.56e6;
@@ -353,14 +370,20 @@ void TestModel::hfConfigDetails()
              std::string("meta-llama/Llama-3.1-8B"));
     QCOMPARE(gp::modelFromHfConfig(json::parse(kMixtralConfig), "model.hf_config").name, std::string("mixtral"));
 
-    // No model_type: architectures decides; with neither, Llama-like keys do.
+    // No model_type: architectures decides (and says so); with neither, a config
+    // with expert keys is refused rather than guessed to be a dense Llama.
     json cfg = json::parse(kMixtralConfig);
     cfg.erase("model_type");
-    QCOMPARE(gp::modelFromHfConfig(cfg, "model.hf_config").moe.experts, 8);
+    const ModelArch fromArch = gp::modelFromHfConfig(cfg, "model.hf_config");
+    QCOMPARE(fromArch.moe.experts, 8);
+    QVERIFY(!fromArch.readNotes.empty());
     cfg.erase("architectures");
+    QVERIFY_EXCEPTION_THROWN(gp::modelFromHfConfig(cfg, "model.hf_config"), gp::InputError);
+    cfg.erase("num_local_experts");
     const ModelArch asLlama = gp::modelFromHfConfig(cfg, "model.hf_config");
     QVERIFY(!asLlama.moe.enabled());
     QCOMPARE(asLlama.kvHeads, 8);
+    QVERIFY(QString::fromStdString(asLlama.readNotes.front()).contains("Llama-style"));
 
     // num_key_value_heads defaults to the head count (MHA); head_dim to hidden/heads.
     json mha = json::parse(kLlama31_8bConfig);
@@ -452,7 +475,7 @@ void TestModel::inputErrors_data()
         << R"(model.hf_config.num_hidden_layers: must be a positive integer, got "abc")";
     QTest::addRow("hf unknown model_type")
         << "hf" << R"({"model_type": "mamba", "hidden_size": 768})"
-        << "model.hf_config.model_type" << "supported: llama, mistral, mixtral";
+        << "model.hf_config.model_type" << "supported: llama, llama4, llama4_text, mistral, mistral3, mixtral";
     QTest::addRow("hf no model_type, not llama-like")
         << "hf" << R"({"d_model": 768})" << "model.hf_config.model_type" << "model.hf_config.model_type: missing";
     QTest::addRow("hf kv heads do not divide")

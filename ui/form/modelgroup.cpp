@@ -83,8 +83,9 @@ ModelGroup::ModelGroup(FormBinder* binder, QWidget* parent)
     connect(m_sizeEdit, &QLineEdit::textEdited, m_sizeTimer, qOverload<>(&QTimer::start));
     connect(m_sizeEdit, &QLineEdit::editingFinished, this, &ModelGroup::applySizeText);
     auto* importButton = new QPushButton(tr("Import config.json..."));
-    importButton->setToolTip(tr("Read a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2, GPT-2, BERT, "
-                                "DeepSeek-V3); you can also drop the file on the window"));
+    importButton->setToolTip(tr("Read a Hugging Face config.json (Llama 3/4, Mistral, Mixtral, Qwen2/3, Qwen3-Next, "
+                                "Gemma 2/3, gpt-oss, DeepSeek-V3/R1, Kimi K2, Phi-4, GLM-4.5, OLMo 2, Granite 4.0-H, "
+                                "Nemotron-H, GPT-2, BERT); you can also drop the file on the window"));
     connect(importButton, &QPushButton::clicked, this, &ModelGroup::importRequested);
     m_familyCombo = new QComboBox;
     m_familyCombo->setAccessibleName(tr("Model family for the size"));
@@ -113,6 +114,7 @@ ModelGroup::ModelGroup(FormBinder* binder, QWidget* parent)
     v->addLayout(form);
 
     m_modelInfo = new QLabel;
+    m_modelInfo->setObjectName(QStringLiteral("modelInfo"));
     m_modelInfo->setWordWrap(true);
     m_modelInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_modelInfo);
@@ -142,6 +144,12 @@ ModelGroup::ModelGroup(FormBinder* binder, QWidget* parent)
         {"vocab", tr("Vocab"), 1, 1, tr("Vocabulary size (tokens)")},
         {"moe.experts", tr("Experts"), 0, 1, tr("Mixture-of-experts: routed experts (0 = dense)")},
         {"moe.active", tr("Active"), 0, 1, tr("Mixture-of-experts: experts per token")},
+        {"sliding_layers", tr("Sliding layers"), 0, 1,
+         tr("Layers that attend within a window (sliding or chunked attention); the others attend to everything")},
+        {"sliding_window", tr("Window"), 0, 128, tr("Tokens a sliding layer attends to (chunked attention: the chunk)")},
+        {"linear_layers", tr("Linear layers"), 0, 1,
+         tr("Linear-attention / Mamba layers: a fixed state per sequence instead of a KV cache")},
+        {"linear_state_bytes", tr("State bytes"), 0, 1024, tr("Recurrent state of one linear layer per sequence (bf16 bytes)")},
     };
     int i = 0;
     for (const auto& d : defs) {
@@ -257,6 +265,15 @@ void ModelGroup::applyArchEdit()
             j[key] = v;
         }
     }
+    // No windowed or linear layers: the keys go (the form refuses a zero window or state).
+    if (j.value("sliding_layers", 0) == 0 || j.value("sliding_window", 0) == 0) {
+        j.erase("sliding_layers");
+        j.erase("sliding_window");
+    }
+    if (j.value("linear_layers", 0) == 0 || j.value("linear_state_bytes", 0) == 0) {
+        j.erase("linear_layers");
+        j.erase("linear_state_bytes");
+    }
     if (j.contains("moe") && j["moe"].value("experts", 0) == 0)
         j.erase("moe");
     else if (j.contains("moe") && !j["moe"].contains("expert_ffn_hidden"))
@@ -312,6 +329,10 @@ void ModelGroup::showModel()
             else if (key == "vocab") v = m.vocab;
             else if (key == "moe.experts") v = m.moe.experts;
             else if (key == "moe.active") v = m.moe.active;
+            else if (key == "sliding_layers") v = m.slidingLayers + m.chunkedLayers;
+            else if (key == "sliding_window") v = m.slidingLayers > 0 ? m.slidingWindow : m.chunkSize;
+            else if (key == "linear_layers") v = m.linearLayers;
+            else if (key == "linear_state_bytes") v = static_cast<long long>(m.linearStateBytes);
             a.field->showValue(QVariant(v));
         }
         m_archBox->setEnabled(m.isLanguageModel());
@@ -325,7 +346,11 @@ void ModelGroup::showModel()
     case gp::ModelSpec::Form::HfConfig: source = tr("imported config.json"); break;
     case gp::ModelSpec::Form::Params: source = tr("size only"); break;
     }
-    m_modelInfo->setText(QStringLiteral("%1 <i>(%2)</i>").arg(htmlEscape(describeModel(s.model)), source));
+    QString info = QStringLiteral("%1 <i>(%2)</i>").arg(htmlEscape(describeModel(s.model)), source);
+    // What the config.json reader assumed or left unread, said under the line.
+    for (const auto& note : s.model.readNotes)
+        info += QStringLiteral("<br><small>%1</small>").arg(htmlEscape(QString::fromStdString(note)));
+    m_modelInfo->setText(info);
     m_modelProblem->setText(modelProblems);
     m_modelProblem->setVisible(!modelProblems.isEmpty());
     m_binder->setUpdating(wasUpdating);

@@ -158,6 +158,8 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
     // FP4 (NVFP4) is a weight format only: the KV cache list stops at INT4.
     auto inferPrecisions = kvPrecisions;
     inferPrecisions.emplace_back(tr("FP4 (NVFP4; weight-only without Blackwell)"), static_cast<int>(gp::InferPrecision::FP4));
+    // -1: precision "checkpoint", the weights as the checkpoint stores them (MXFP4 experts, FP8 blocks, ...).
+    inferPrecisions.emplace_back(tr("As the checkpoint stores them"), -1);
     inf->addRow(ScenarioModel::label(Field::InferPrecision),
                 m_binder->enumCombo(Field::InferPrecision, inferPrecisions, tr("Weight format served")));
     inf->addRow(ScenarioModel::label(Field::KvPrecision),
@@ -190,6 +192,10 @@ void WorkloadGroup::updateKvSameLabel()
     // The core's default: the weights' format, except INT4 weights keep an FP16
     // cache and FP4 weights an FP8 one (FP16 on GPUs without FP8).
     const auto weights = m_model->scenario().inference.precision;
+    if (m_model->scenario().inference.checkpointWeights) {
+        kv->setItemText(same, tr("Default (BF16)"));
+        return;
+    }
     if (weights == gp::InferPrecision::FP4) {
         kv->setItemText(same, tr("Default (FP8; FP16 without FP8)"));
         return;
