@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "estimate.h"
 #include "fileread.h"
+#include "jsonparse.h"
 #include "jsonread.h"
 #include "scenario.h"
 #include "units.h"
@@ -456,12 +457,8 @@ namespace {
 
 void loadText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationSet& report)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        throw InputError(origin, std::string("not valid JSON: ") + e.what());
-    }
+    // Depth-limited: a record's config is copied and dumped (recursive) further on.
+    json doc = parseJson(text, origin);
     std::string arrayPath;
     if (doc.is_object() && doc.contains("records")) {
         doc = json(doc["records"]);

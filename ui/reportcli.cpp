@@ -1,7 +1,6 @@
 #include "reportcli.h"
 
 #include "reportbuilder.h"
-#include "settings.h"
 
 #include "core/calibration.h"
 #include "core/estimate.h"
@@ -169,7 +168,9 @@ ReportWriter makeHeadlessReportWriter(int argc, char** argv)
         const gp::Estimate est = gp::estimate(scenario, catalog, options);
         ReportBuilder builder(scenario, est, catalog);
         builder.setCalibration(calibration, calibration ? QString::fromStdString(calibration->source) : QString());
-        builder.setCurrency(Settings().currencySymbol());
+        // The CLI never opens the desktop app's settings (opening them may set a
+        // damaged file aside): the report shows the estimates' own currency, USD.
+        builder.setCurrency(QStringLiteral("$"));
         return writeAllOrNothing(outPath, [&](const std::string& path) {
             return builder.write(QString::fromStdString(path)).toStdString();
         });

@@ -3,6 +3,7 @@
 #include "atomicfile.h"
 
 #include "core/errors.h"
+#include "core/jsonparse.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -186,8 +187,17 @@ SessionAutosave::Loaded SessionAutosave::load(const QString& path)
         out.error = tr("cannot open: %1").arg(error);
         return out;
     }
-    const auto doc = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
+    nlohmann::json doc;
+    try {
+        // Depth-limited: the scenario is dumped (recursive) below; a file nested
+        // 100,000 levels deep is refused here instead of crashing every start.
+        doc = gp::parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                            std::string());
+    } catch (const gp::InputError& e) {
+        out.error = tr("not readable JSON: %1").arg(QString::fromStdString(gp::printable(e.problems().front().message)));
+        return out;
+    }
+    if (!doc.is_object()) {
         out.error = tr("not a JSON object (the file is damaged or incomplete)");
         return out;
     }

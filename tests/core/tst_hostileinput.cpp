@@ -1,0 +1,162 @@
+// Hostile input, round three (issue 20), at the core: files nested 100,000
+// levels deep are refused by the one JSON layer (core/jsonparse.h) before any
+// recursive code sees them, naming the file, the key path and the depth; the
+// calibration file refuses unknown versions and duplicate keys.
+#include "core/calibration.h"
+#include "core/catalog.h"
+#include "core/errors.h"
+#include "core/jsonparse.h"
+#include "core/validate.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeFile(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+/// `levels` arrays nested in each other: [[[...]]].
+std::string deepArrays(int levels) { return std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']'); }
+
+/// {"a":{"a":...{}...}} `levels` deep.
+std::string deepObjects(int levels)
+{
+    std::string s;
+    for (int i = 0; i < levels; ++i)
+        s += "{\"a\":";
+    s += "1";
+    for (int i = 0; i < levels; ++i)
+        s += "}";
+    return s;
+}
+
+std::string errorText(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const gp::InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+} // namespace
+
+class TestHostileInput : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::string path(const char* name) const { return (m_dir.path() + QLatin1Char('/') + QLatin1String(name)).toStdString(); }
+
+private slots:
+    void deepNestingIsRefusedWithPathAndDepth()
+    {
+        // 100,000 levels: refused at level 65, with where it happened.
+        const std::string arrays = errorText([] { (void)gp::parseJson(deepArrays(100000), "x.json"); });
+        std::string at;
+        for (int i = 0; i < 64; ++i)
+            at += "[0]";
+        QCOMPARE(arrays, "x.json: nested deeper than 64 levels (depth 65 at " + at + "); refused");
+        const std::string deep = errorText([] { (void)gp::parseJson(deepObjects(100000), "autosave.json"); });
+        QVERIFY2(deep.rfind("autosave.json: nested deeper than 64 levels (depth 65 at a.a.a.a.", 0) == 0, deep.c_str());
+        QVERIFY2(deep.size() < 300, deep.c_str()); // the path is elided, not 64 x "a."
+        // A record's config: the path names the record and the key.
+        const std::string rec = "[{\"kind\": \"train_llm\", \"config\": " + deepObjects(70) + "}]";
+        const std::string msg = errorText([&] { (void)gp::parseJson(rec, "records.json"); });
+        QVERIFY2(msg.rfind("records.json: nested deeper than 64 levels (depth 65 at [0].config.a.a.", 0) == 0, msg.c_str());
+        // 64 levels are fine, and counted the same way.
+        const auto ok = gp::parseJson(deepArrays(64), "ok.json");
+        QCOMPARE(gp::jsonDepth(ok), 64);
+        QCOMPARE(gp::jsonDepth(nlohmann::json(1)), 0);
+        QCOMPARE(gp::jsonDepth(nlohmann::json::parse("{\"a\": []}")), 2);
+    }
+
+    void syntaxNumbersNulAndDuplicates()
+    {
+        QCOMPARE(errorText([] { (void)gp::parseJson("[1e400]", "f.json"); }),
+                 std::string("f.json: invalid JSON: number overflow parsing '1e400'"));
+        QVERIFY(errorText([] { (void)gp::parseJson("[NaN]", "f.json"); }).rfind("f.json: invalid JSON at byte 2: ", 0) == 0);
+        QVERIFY(errorText([] { (void)gp::parseJson("[{\"a\": 1", "f.json"); }).rfind("f.json: invalid JSON at byte 9: ", 0) == 0);
+        QCOMPARE(errorText([] { (void)gp::parseJson(std::string("[1,\0]", 5), "f.json"); }),
+                 std::string("f.json: contains a NUL byte at offset 3; not a text file"));
+        gp::JsonParseOptions refuse;
+        refuse.duplicates = gp::DuplicateKeys::Refuse;
+        QCOMPARE(errorText([&] { (void)gp::parseJson("{\"c\": [{\"value\": 1, \"value\": 2}]}", "cal.json", refuse); }),
+                 std::string("cal.json: c[0].value: key given twice in one object; refused (which value is meant?)"));
+        gp::JsonParseOptions warn;
+        warn.duplicates = gp::DuplicateKeys::Warn;
+        std::vector<gp::Diagnostic> warnings;
+        const auto doc = gp::parseJson("{\"v\": 1, \"v\": 2}", "w.json", warn, &warnings);
+        QCOMPARE(doc.at("v").get<int>(), 2);
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(warnings.front().text(), std::string("w.json: v: duplicate key; only its last value is used"));
+    }
+
+    void calibrationFileCrashClassAndVersions()
+    {
+        const std::string builtin = readFile(GP_TEST_DATA_DIR "/../../resources/calibration/builtin-calibration.json");
+        QVERIFY(!builtin.empty());
+        QVERIFY(gp::loadCalibration(builtin).warnings.empty());
+        // Nested 100,000 deep, as a whole or inside "count": refused, no crash.
+        QVERIFY(errorText([&] { (void)gp::loadCalibration(deepArrays(100000)); })
+                    .rfind("nested deeper than 64 levels (depth 65 at [0][0]", 0) == 0);
+        std::string nestedCount = builtin;
+        nestedCount.replace(nestedCount.find("\"count\": 81"), 11, "\"count\": " + deepArrays(100000));
+        QVERIFY(errorText([&] { (void)gp::loadCalibration(nestedCount); })
+                    .rfind("nested deeper than 64 levels (depth 65 at count[0][0]", 0) == 0);
+        // Versions this program does not know are refused, not used silently.
+        for (const char* v : {"99", "\"banana\"", "1.5", "0"}) {
+            std::string text = builtin;
+            text.replace(text.find("\"version\": 1"), 12, std::string("\"version\": ") + v);
+            QCOMPARE(errorText([&] { (void)gp::loadCalibration(text); }),
+                     "version: must be 1 (the only calibration format version this program reads), got " + std::string(v));
+        }
+        // A duplicate "value" would silently use the second.
+        std::string dup = builtin;
+        const auto at = dup.find("\"value\":");
+        dup.insert(at, "\"value\": 0.5, ");
+        const std::string msg = errorText([&] { (void)gp::loadCalibration(dup); });
+        QVERIFY2(msg.rfind("constants[0].value: key given twice in one object; refused", 0) == 0, msg.c_str());
+    }
+
+    void recordNestedDeepIsSkippedNamingTheFile()
+    {
+        const std::string dir = path("deep-records");
+        std::filesystem::create_directories(dir);
+        writeFile(dir + "/deep.json", "[{\"kind\": \"train_llm\", \"gpu_id\": \"nvidia-h100-sxm\", \"config\": "
+                                          + deepObjects(100000) + "}]");
+        writeFile(dir + "/count.json", "{\"records\": " + deepArrays(100000) + "}");
+        std::filesystem::copy_file(GP_TEST_DATA_DIR "/calibration/measured-h100.json", dir + "/measured-h100.json");
+        const gp::ValidationSet set = gp::loadValidationSet({dir}, gp::Catalog::builtin());
+        QCOMPARE(set.cases.size(), std::size_t(11)); // the good file's 11 scored records, all of them
+        QStringList skipped;
+        for (const auto& s : set.skipped)
+            skipped << QString::fromStdString(s);
+        QVERIFY2(skipped.filter(QStringLiteral("deep.json: nested deeper than 64 levels (depth 65 at [0].config.a.a")).size() == 1,
+                 qPrintable(skipped.join(QLatin1Char('\n'))));
+        QVERIFY2(skipped.filter(QStringLiteral("count.json: nested deeper than 64 levels (depth 65 at records[0][0]")).size() == 1,
+                 qPrintable(skipped.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestHostileInput)
+#include "tst_hostileinput.moc"
