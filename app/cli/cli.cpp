@@ -422,7 +422,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 {
     std::ostringstream buffer;
     const int code = runCommand(args, buffer, err, hooks);
-    const std::string text = buffer.str();
+    // Tables and messages went through printable(); JSON keeps text as given,
+    // so a bidi control in a name would still reorder the terminal: escaped here
+    // as JSON spells it (the same string to a JSON reader).
+    const std::string text = escapeFormatCharactersInJson(buffer.str());
     errno = 0;
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.flush();

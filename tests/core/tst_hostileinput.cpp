@@ -156,6 +156,25 @@ private slots:
         QVERIFY2(skipped.filter(QStringLiteral("count.json: nested deeper than 64 levels (depth 65 at records[0][0]")).size() == 1,
                  qPrintable(skipped.join(QLatin1Char('\n'))));
     }
+
+    void formatCharactersAreEscapedForTheTerminal()
+    {
+        // U+202E (right-to-left override), U+2066 (left-to-right isolate), U+200E
+        // (left-to-right mark), U+FEFF, U+00AD (soft hyphen), U+2028, a tag (U+E0041).
+        QCOMPARE(gp::printable("evil\xe2\x80\xaetxt.exe"), std::string("evil\\u202etxt.exe"));
+        QCOMPARE(gp::printable("a\xe2\x81\xa6" "b\xe2\x81\xa9" "c\xe2\x80\x8e" "d"),
+                 std::string("a\\u2066b\\u2069c\\u200ed"));
+        QCOMPARE(gp::printable("\xef\xbb\xbfx\xc2\xady\xe2\x80\xa8z\xf3\xa0\x81\x81"),
+                 std::string("\\ufeffx\\u00ady\\u2028z\\U000e0041"));
+        // Printable non-ASCII stays as written; broken UTF-8 is left alone (not decoded).
+        QCOMPARE(gp::printable("\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80 \xe2\x80"),
+                 std::string("\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80 \xe2\x80"));
+        // In JSON text: JSON escapes that read back as the same string.
+        const nlohmann::json doc = {{"name", "a\xe2\x80\xae" "b\xf3\xa0\x81\x81" "\xc3\xa9"}};
+        const std::string escaped = gp::escapeFormatCharactersInJson(doc.dump());
+        QCOMPARE(escaped, std::string("{\"name\":\"a\\u202eb\\udb40\\udc41\xc3\xa9\"}"));
+        QCOMPARE(nlohmann::json::parse(escaped), doc);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestHostileInput)
