@@ -6,6 +6,7 @@
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/jsonparse.h"
+#include "core/tempfiles.h"
 #include "core/validate.h"
 
 #include <QtTest>
@@ -16,6 +17,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -174,6 +179,62 @@ private slots:
         const std::string escaped = gp::escapeFormatCharactersInJson(doc.dump());
         QCOMPARE(escaped, std::string("{\"name\":\"a\\u202eb\\udb40\\udc41\xc3\xa9\"}"));
         QCOMPARE(nlohmann::json::parse(escaped), doc);
+    }
+
+    void signalsRemoveRegisteredTempFiles_data()
+    {
+        QTest::addColumn<int>("sig");
+        QTest::addRow("SIGINT") << int(SIGINT);
+        QTest::addRow("SIGTERM") << int(SIGTERM);
+        QTest::addRow("SIGHUP") << int(SIGHUP);
+    }
+
+    void signalsRemoveRegisteredTempFiles()
+    {
+        QFETCH(int, sig);
+        const std::string dir = path(QTest::currentDataTag());
+        std::filesystem::create_directories(dir);
+        int ready[2];
+        QCOMPARE(::pipe(ready), 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            for (int s : {SIGINT, SIGTERM, SIGHUP})
+                std::signal(s, SIG_DFL); // as in gpuplanner-cli (the test framework has its own handlers)
+            std::string a = dir + "/.gpuplanner-XXXXXX.part";
+            std::string b = dir + "/.gpuplanner-XXXXXX.part";
+            const bool ok = gp::createRegisteredTempFile(a, 5) >= 0 && gp::createRegisteredTempFile(b, 5) >= 0;
+            const char c = ok ? '1' : '0';
+            (void)::write(ready[1], &c, 1);
+            for (;;)
+                ::pause(); // the report being written, when the user presses Ctrl+C
+        }
+        char c = 0;
+        QCOMPARE(::read(ready[0], &c, 1), ssize_t(1));
+        QCOMPARE(c, '1');
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 2L);
+        QCOMPARE(::kill(child, sig), 0);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        ::close(ready[0]);
+        ::close(ready[1]);
+        QVERIFY(WIFSIGNALED(status)); // re-raised: still "killed by" the signal
+        QCOMPARE(WTERMSIG(status), sig);
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 0L);
+    }
+
+    void tempFileRegistry()
+    {
+        std::string t = path("reg-XXXXXX.part");
+        const int before = gp::registeredTempFileCount();
+        const int fd = gp::createRegisteredTempFile(t, 5);
+        QVERIFY(fd >= 0);
+        ::close(fd);
+        QVERIFY(t.size() == path("reg-XXXXXX.part").size() && t.find("XXXXXX") == std::string::npos);
+        QVERIFY(t.substr(t.size() - 5) == ".part");
+        QCOMPARE(gp::registeredTempFileCount(), before + 1);
+        gp::forgetTempFile(t);
+        QCOMPARE(gp::registeredTempFileCount(), before);
+        QVERIFY(std::filesystem::exists(t)); // forgetting does not remove
     }
 };
 

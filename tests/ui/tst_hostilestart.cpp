@@ -21,7 +21,9 @@
 
 #include <sstream>
 
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace gp::ui;
@@ -216,6 +218,52 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), junk); // still there, unchanged, not renamed aside
         QCOMPARE(QDir(QFileInfo(nativeFile()).absolutePath()).entryList({QStringLiteral("*.corrupt-*")}, QDir::Files).size(), 0);
+    }
+
+    void signalDuringReportWriteLeavesNoPartFile_data()
+    {
+        QTest::addColumn<int>("sig");
+        QTest::addRow("SIGINT") << int(SIGINT);
+        QTest::addRow("SIGTERM") << int(SIGTERM);
+    }
+
+    void signalDuringReportWriteLeavesNoPartFile()
+    {
+        QFETCH(int, sig);
+        const QString out = m_dir->filePath(QStringLiteral("report.pdf"));
+        QVERIFY(put(out, "the previous report"));
+        const pid_t child = ::fork();
+        if (child == 0) {
+            for (int s : {SIGINT, SIGTERM, SIGHUP})
+                std::signal(s, SIG_DFL); // as in gpuplanner-cli (the test framework has its own handlers)
+            (void)writeAllOrNothing(out.toStdString(), [](const std::string& temp) {
+                FILE* f = std::fopen(temp.c_str(), "wb");
+                std::fputs("%PDF-1.4 half a report", f);
+                std::fclose(f);
+                for (;;)
+                    ::pause(); // still producing when the signal comes
+                return std::string();
+            });
+            ::_exit(0);
+        }
+        // Wait for the temporary file, then interrupt.
+        QElapsedTimer clock;
+        clock.start();
+        QStringList parts;
+        while (parts.isEmpty() && clock.elapsed() < 10000) {
+            parts = QDir(m_dir->path()).entryList({QStringLiteral(".gpuplanner-*.part")}, QDir::Files | QDir::Hidden);
+            QTest::qWait(5);
+        }
+        QCOMPARE(parts.size(), 1);
+        QCOMPARE(::kill(child, sig), 0);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status));
+        QCOMPARE(WTERMSIG(status), sig);
+        QCOMPARE(QDir(m_dir->path()).entryList({QStringLiteral(".gpuplanner-*")}, QDir::Files | QDir::Hidden), QStringList());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("the previous report")); // untouched
     }
 };
 
