@@ -264,6 +264,23 @@ double rmsLog(const Rows& rows, const std::function<bool(const ValidationRow&)>&
     return count ? std::sqrt(sum / count) : 0;
 }
 
+/// Scored records with different measurements or predictions (the same run
+/// given twice, or 50 times, counts once).
+int distinctScoredRecords(const ValidationReport& rep)
+{
+    std::map<int, std::string> signature;
+    for (const auto& r : rep.rows)
+        if (isScoredMetric(r.metric)) {
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "%s=%.17g/%.17g;", r.metric.c_str(), r.predicted, r.measured);
+            signature[r.caseIndex] += r.gpu + ":" + buf;
+        }
+    std::set<std::string> distinct;
+    for (const auto& [index, sig] : signature)
+        distinct.insert(sig);
+    return int(distinct.size());
+}
+
 } // namespace
 
 bool FittedConstant::atBound() const
@@ -327,7 +344,20 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
         fit.fitted.push_back({id, start.find(id)->value, e.value, e.min, e.max, int(cases.size()), n, rms});
     }
     fit.calibration = done.cal;
-    if (options.leaveOneOut) {
+    // Leave-one-out bands need records to leave out: at least as many distinct
+    // records (one run measured twice is one) as constants the fit moved, else
+    // each refit just re-fits the record's twin and the band says ~0%.
+    int moved = 0;
+    for (const auto& f : fit.fitted)
+        moved += f.records > 0 ? 1 : 0;
+    const int distinct = distinctScoredRecords(rep);
+    if (options.leaveOneOut && distinct < moved) {
+        for (const char* id : {"uncertainty_memory", "uncertainty_throughput_training", "uncertainty_throughput_inference",
+                               "uncertainty_throughput_vision"})
+            fit.uncertaintyNotes.push_back(std::string(id) + ": kept (leave-one-out needs at least " +
+                                           std::to_string(moved) + " distinct records, one per fitted constant; got " +
+                                           std::to_string(distinct) + ")");
+    } else if (options.leaveOneOut) {
         fit.cross = crossValidate(set, fit.calibration, options);
         struct Group {
             const char* id;

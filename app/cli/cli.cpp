@@ -219,6 +219,15 @@ std::string joined(const std::vector<std::string>& dirs)
     return s;
 }
 
+/// Exit codes of validate and calibrate: a bad file or record is named on
+/// stderr (file, record, key, why) and skipped, and the run goes on with the
+/// rest (exit 0, or 1 for --check over a bound); nothing usable left is exit 2.
+void printProblems(const ValidationSet& set, std::ostream& err)
+{
+    for (const auto& d : set.problems)
+        err << d.text() << "\n";
+}
+
 int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty())
@@ -229,6 +238,7 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
     const std::optional<Calibration> cal = calibrationArg(a, err);
     try {
         const ValidationSet set = loadValidationSet(a.positional, cat);
+        printProblems(set, err);
         const ValidationReport rep = predictSet(set, ptr(cal));
         if (rep.rows.empty()) {
             err << printable(joined(a.positional)) << ": no measured records found\n";
@@ -261,7 +271,12 @@ int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
     const std::optional<Calibration> cal = calibrationArg(a, err);
     CalibrationFit fit;
     try {
-        fit = fitCalibration(loadValidationSet(a.positional, cat), cal ? *cal : builtinCalibration());
+        const ValidationSet set = loadValidationSet(a.positional, cat);
+        printProblems(set, err);
+        fit = fitCalibration(set, cal ? *cal : builtinCalibration());
+        for (const auto& note : fit.uncertaintyNotes)
+            if (note.find("leave-one-out needs") != std::string::npos)
+                err << "warning: " << printable(note) << "\n";
     } catch (const InputError& e) {
         printProblems(err, e, "");
         return 2;

@@ -89,7 +89,9 @@ private slots:
                       {"kind": "infer_vision", "name": "v", "arch": "resnet50", "batch": 0, "images_per_s": 100}])");
         const Result r = runCli({"calibrate", bad.path().toStdString(), "-o", out});
         QCOMPARE(r.code, 2);
-        QCOMPARE(r.err, std::string("measured.json: [1] (\"v\").batch: must be a positive integer between 1 and 10000000, got 0\n"));
+        // Issue 20: the bad record is named and skipped; nothing usable is left.
+        QCOMPARE(r.err, std::string("measured.json: [1] (\"v\").batch: must be a positive integer between 1 and 10000000, got 0\n")
+                            + bad.path().toStdString() + ": no scored measured records to fit\n");
         QCOMPARE(readFile(out), std::string("previous\n"));
         // A directory as the output: exit 1, named.
         const Result d = runCli({"calibrate", dataDir() + "/round2", "-o", m_tmp.path().toStdString()});

@@ -60,6 +60,28 @@ private slots:
         QVERIFY2(bad.err.find("h100\\u202ex") != std::string::npos && bad.err.find("\xe2\x80\xae") == std::string::npos,
                  bad.err.c_str());
     }
+
+    void calibrateNamesBadRecordsAndRefusesBandsFromOneRecord()
+    {
+        const std::string dir = path("one-record");
+        std::filesystem::create_directories(dir);
+        writeText(dir + "/records.json",
+                  "[{\"kind\": \"train_vision\", \"arch\": \"resnet50\", \"batch\": 128, \"image_size\": 224, "
+                  "\"precision_mode\": \"amp_bf16\", \"images_per_s\": 3749.7, \"peak_reserved_mib\": 6764.0, "
+                  "\"ok\": true, \"gpu_id\": \"nvidia-h100-sxm\", \"name\": \"good\"},"
+                  " {\"kind\": \"train_vision\", \"name\": null, \"gpu_id\": [\"nvidia-h100-sxm\"], \"images_per_s\": 1}]");
+        const std::string out = path("one.json");
+        const Result r = runCli({"calibrate", dir, "-o", out});
+        QVERIFY2(r.code == 0, describe(r).constData()); // a bad record: named, skipped, exit 0
+        QVERIFY2(r.err.rfind("records.json: [1].gpu_id: must be a string, got an array\n"
+                             "warning: uncertainty_memory: kept (leave-one-out needs at least ", 0) == 0,
+                 describe(r).constData());
+        QVERIFY(r.err.find("internal error") == std::string::npos);
+        const auto doc = nlohmann::json::parse(std::ifstream(out));
+        for (const auto& c : doc["constants"])
+            if (c["id"] == "uncertainty_memory")
+                QCOMPARE(c["value"].get<double>(), 0.0845); // the built-in band, not a 0.001% one
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCliHostile)

@@ -2,6 +2,7 @@
 // levels deep are refused by the one JSON layer (core/jsonparse.h) before any
 // recursive code sees them, naming the file, the key path and the depth; the
 // calibration file refuses unknown versions and duplicate keys.
+#include "core/calibrate.h"
 #include "core/calibration.h"
 #include "core/catalog.h"
 #include "core/errors.h"
@@ -52,6 +53,12 @@ std::string deepObjects(int levels)
         s += "}";
     return s;
 }
+
+/// One good vision record, as measure.py writes them; its "name" value follows.
+const char* const kGoodVisionRecord =
+    "{\"kind\": \"train_vision\", \"arch\": \"resnet50\", \"batch\": 128, \"image_size\": 224, "
+    "\"precision_mode\": \"amp_bf16\", \"images_per_s\": 3749.7, \"peak_reserved_mib\": 6764.0, \"ok\": true, "
+    "\"gpu_id\": \"nvidia-h100-sxm\", \"name\": \"";
 
 std::string errorText(const std::function<void()>& f)
 {
@@ -153,13 +160,17 @@ private slots:
         std::filesystem::copy_file(GP_TEST_DATA_DIR "/calibration/measured-h100.json", dir + "/measured-h100.json");
         const gp::ValidationSet set = gp::loadValidationSet({dir}, gp::Catalog::builtin());
         QCOMPARE(set.cases.size(), std::size_t(11)); // the good file's 11 scored records, all of them
-        QStringList skipped;
-        for (const auto& s : set.skipped)
-            skipped << QString::fromStdString(s);
-        QVERIFY2(skipped.filter(QStringLiteral("deep.json: nested deeper than 64 levels (depth 65 at [0].config.a.a")).size() == 1,
-                 qPrintable(skipped.join(QLatin1Char('\n'))));
-        QVERIFY2(skipped.filter(QStringLiteral("count.json: nested deeper than 64 levels (depth 65 at records[0][0]")).size() == 1,
-                 qPrintable(skipped.join(QLatin1Char('\n'))));
+        QStringList problems;
+        for (const auto& d : set.problems)
+            problems << QString::fromStdString(d.text());
+        QCOMPARE(problems.size(), 2);
+        QVERIFY2(problems[0] == QString::fromStdString(dir + "/count.json: nested deeper than 64 levels (depth 65 at "
+                                                             "records[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]); "
+                                                             "refused; file skipped"),
+                 qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY2(problems[1].startsWith(QString::fromStdString(dir + "/deep.json: nested deeper than 64 levels (depth 65 at [0].config.a.a.a")) &&
+                     problems[1].endsWith(QStringLiteral("; refused; file skipped")),
+                 qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     void formatCharactersAreEscapedForTheTerminal()
@@ -235,6 +246,120 @@ private slots:
         gp::forgetTempFile(t);
         QCOMPARE(gp::registeredTempFileCount(), before);
         QVERIFY(std::filesystem::exists(t)); // forgetting does not remove
+    }
+
+    void garbageRecordsAreNamedAndSkippedAndTheFitIsUnchanged()
+    {
+        const std::string bad = path("bad-records");
+        std::filesystem::create_directories(bad);
+        // One good vision record (the shape of measured-h100.json), then garbage.
+        const std::string good = kGoodVisionRecord;
+        auto rec = [&](const std::string& name, const std::string& replace, const std::string& with) {
+            std::string r = good + name + "\"}";
+            if (!replace.empty())
+                r.replace(r.find(replace), replace.size(), with);
+            return r;
+        };
+        writeFile(bad + "/a-values.json",
+                  "[" + rec("neg", "3749.7", "-5000") + ", " + rec("zero", "3749.7", "0") + ", "
+                      + rec("huge", "3749.7", "1e300") + ", " + rec("tiny", "3749.7", "1e-300") + ", "
+                      + rec("nan", "3749.7", "\"NaN\"") + ", " + rec("bytes", "6764.0", "7092568064") + ", "
+                      + rec("gib", "6764.0", "6.6") + ", " + rec("per-ms", "3749.7", "3.7497") + ", "
+                      + rec("gpu", "nvidia-h100-sxm", "nvidia-h900") + ", " + rec("nomem", "\"peak_reserved_mib\": 6764.0, ", "")
+                      + ", " + rec("numname", "\"name\": \"", "\"name\": 5, \"x\": \"") + ", "
+                      + rec("gpunum", "\"nvidia-h100-sxm\"", "42") + "]");
+        writeFile(bad + "/b-nan-literal.json", "[" + rec("x", "3749.7", "NaN") + "]");
+        writeFile(bad + "/c-overflow.json", "[" + rec("x", "3749.7", "1e400") + "]");
+        writeFile(bad + "/d-truncated.json", "[" + rec("x", "", "").substr(0, 80));
+        {
+            std::ofstream sparse(bad + "/e-sparse.json");
+        }
+        std::filesystem::resize_file(bad + "/e-sparse.json", std::uintmax_t(2) << 30);
+        std::filesystem::create_symlink("f-loop.json", bad + "/f-loop.json");
+
+        const auto& catalog = gp::Catalog::builtin();
+        const gp::ValidationSet set = gp::loadValidationSet({GP_TEST_DATA_DIR "/calibration", bad}, catalog);
+        QStringList problems;
+        for (const auto& d : set.problems)
+            problems << QString::fromStdString(d.text());
+        const QStringList expected{
+            "a-values.json: [0] (\"neg\").images_per_s: must be a positive finite number, got -5000",
+            "a-values.json: [1] (\"zero\").images_per_s: must be a positive finite number, got 0",
+            "a-values.json: [2] (\"huge\").images_per_s: got 1e+300, outside the plausible range [0.001, 1e+09] (images per second)",
+            "a-values.json: [3] (\"tiny\").images_per_s: got 1e-300, outside the plausible range [0.001, 1e+09] (images per second)",
+            "a-values.json: [4] (\"nan\").images_per_s: must be a number, got \"NaN\"",
+            "a-values.json: [5] (\"bytes\").peak_reserved_mib: got 7092568064, outside the plausible range [1, 86016] (MiB, at "
+            "most the GPU's memory: bytes or GiB instead of MiB?)",
+            "a-values.json: [6] (\"gib\").peak_reserved_mib: measured 626.6 is 11 times below the model's prediction 6891.71 "
+            "(MiB with the context); a wrong unit? record skipped",
+            "a-values.json: [7] (\"per-ms\").images_per_s: measured 3.7497 is 1.07e+03 times below the model's prediction "
+            "3998.65 (vision_images_per_s); a wrong unit? record skipped",
+            "a-values.json: [8] (\"gpu\").gpu_id: unknown GPU \"nvidia-h900\" (not in the catalog); record skipped",
+            "a-values.json: [9] (\"nomem\").peak_reserved_mib: missing; memory_total_gib not scored for this record",
+            "a-values.json: [10].name: must be a string, got 5",
+            "a-values.json: [11] (\"gpunum\").gpu_id: must be a string, got 42",
+            QString::fromStdString(bad) + "/b-nan-literal.json: invalid JSON at byte 126: parse error at line 1, column 126: "
+                                          "syntax error while parsing value - invalid literal; last read: '\"images_per_s\": N'; "
+                                          "file skipped",
+            QString::fromStdString(bad) + "/c-overflow.json: invalid JSON: number overflow parsing '1e400'; file skipped",
+        };
+        for (int i = 0; i < expected.size(); ++i)
+            QCOMPARE(problems.value(i), expected[i]);
+        QCOMPARE(problems.size(), expected.size() + 3);
+        QVERIFY2(problems[expected.size()].startsWith(QString::fromStdString(bad) + "/d-truncated.json: invalid JSON at byte 82: "),
+                 qPrintable(problems[expected.size()]));
+        QCOMPARE(problems[expected.size() + 1], QString::fromStdString(bad) + "/e-sparse.json: larger than 16 MiB; refused; file skipped");
+        QCOMPARE(problems[expected.size() + 2],
+                 QString::fromStdString(bad) + "/f-loop.json: too many levels of symbolic links (a symlink loop?); file skipped");
+
+        // What is left is fitted exactly as without the bad directory: the shipped
+        // records plus the one usable record ("nomem", speed only).
+        const gp::ValidationSet clean = gp::loadValidationSet({GP_TEST_DATA_DIR "/calibration"}, catalog);
+        QCOMPARE(set.cases.size(), clean.cases.size() + 1);
+        QCOMPARE(set.cases.back().record, std::string("nomem"));
+        gp::ValidationSet withNomem = clean;
+        withNomem.cases.push_back(set.cases.back());
+        gp::CalibrateOptions quick;
+        quick.leaveOneOut = false;
+        quick.maxSweeps = 3;
+        const gp::CalibrationFit a = gp::fitCalibration(set, gp::builtinCalibration(), quick);
+        const gp::CalibrationFit b = gp::fitCalibration(withNomem, gp::builtinCalibration(), quick);
+        QCOMPARE(a.rows, b.rows);
+        for (std::size_t k = 0; k < a.fitted.size(); ++k)
+            QCOMPARE(a.fitted[k].value, b.fitted[k].value);
+        // "nomem" is scored for its speed only.
+        const gp::ValidationReport rep = gp::predictSet(set);
+        int nomemRows = 0;
+        for (const auto& row : rep.rows)
+            if (row.record == "nomem") {
+                ++nomemRows;
+                QCOMPARE(row.metric, std::string("vision_images_per_s"));
+            }
+        QCOMPARE(nomemRows, 1);
+    }
+
+    void leaveOneOutBandsNeedDistinctRecords()
+    {
+        const gp::ValidationSet shipped = gp::loadValidationSet({GP_TEST_DATA_DIR "/calibration"}, gp::Catalog::builtin());
+        gp::ValidationSet copies;
+        for (int i = 0; i < 50; ++i)
+            copies.cases.push_back(shipped.cases.front()); // one run, 50 times
+        gp::CalibrateOptions options;
+        options.maxSweeps = 2;
+        const gp::CalibrationFit fit = gp::fitCalibration(copies, gp::builtinCalibration(), options);
+        int moved = 0;
+        for (const auto& f : fit.fitted)
+            moved += f.records > 0 ? 1 : 0;
+        QVERIFY(moved > 1);
+        QCOMPARE(fit.uncertaintyNotes.size(), std::size_t(4));
+        QCOMPARE(fit.uncertaintyNotes.front(),
+                 "uncertainty_memory: kept (leave-one-out needs at least " + std::to_string(moved)
+                     + " distinct records, one per fitted constant; got 1)");
+        // The bands stay what they were; nothing claims 0.001%.
+        for (const char* id : {"uncertainty_memory", "uncertainty_throughput_training", "uncertainty_throughput_inference",
+                               "uncertainty_throughput_vision"})
+            QCOMPARE(fit.calibration.find(id)->value, gp::builtinCalibration().find(id)->value);
+        QVERIFY(fit.cross.leaveOneOut.rows.empty());
     }
 };
 
