@@ -262,7 +262,9 @@ void parsePricing(JsonReader& r, const json& pr, Pricing& p)
         p.electricityUsdPerKwh = *v;
     if (auto v = r.number(pr, path, "pue", 1, 5))
         p.pue = *v;
-    if (auto v = r.number(pr, path, "amortization_years", 0, 50, true))
+    // At least about five weeks: over 1e-308 years a purchase would cost $0/h
+    // or infinity, and every figure derived from it is noise.
+    if (auto v = r.number(pr, path, "amortization_years", 0.1, 50))
         p.amortizationYears = *v;
     if (auto v = r.number(pr, path, "hosting_usd_per_gpu_year", 0, 1e7))
         p.hostingUsdPerGpuYear = *v;

@@ -7,6 +7,9 @@
 #include "core/catalog.h"
 #include "core/errors.h"
 #include "core/jsonparse.h"
+#include "core/rentbuy.h"
+#include "core/scenario.h"
+#include "core/textformat.h"
 #include "core/tempfiles.h"
 #include "core/validate.h"
 
@@ -15,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -360,6 +364,47 @@ private slots:
                                "uncertainty_throughput_vision"})
             QCOMPARE(fit.calibration.find(id)->value, gp::builtinCalibration().find(id)->value);
         QVERIFY(fit.cross.leaveOneOut.rows.empty());
+    }
+
+    void numbersPrintThroughOneFormatterForAnyDouble()
+    {
+        QCOMPARE(gp::formatDouble("%.3f", 3.48e300), std::string("3.48e+300"));
+        QCOMPARE(gp::formatDouble("$%.2fM", 3.48e294), std::string("$3.48e+294M"));
+        QCOMPARE(gp::formatDouble("%12.0f%%", -2e19), std::string("-2e+19%"));
+        QCOMPARE(gp::formatPercent(1e300), std::string("1e+302%"));
+        QCOMPARE(gp::formatPercent(0.374), std::string("37%"));
+        QCOMPARE(gp::formatDouble("%9.2f", 1.5), std::string("     1.50"));
+        QCOMPARE(gp::formatDouble("%.0f", 999999999999999.0), std::string("999999999999999"));
+        QCOMPARE(gp::formatDouble("%.2f", std::numeric_limits<double>::quiet_NaN()), std::string("nan"));
+        QCOMPARE(gp::formatDouble("%.2f", -std::numeric_limits<double>::infinity()), std::string("-inf"));
+        QCOMPARE(gp::formatDouble("%.1f", std::numeric_limits<double>::max()), std::string("1.8e+308"));
+        QCOMPARE(gp::formatFixed(-1e-300, 3), std::string("-0.000"));
+    }
+
+    void amortizationAndCostsStaySane()
+    {
+        gp::Scenario s = gp::defaultScenario();
+        s.hardware.gpus = {"nvidia-h100-sxm"};
+        auto doc = nlohmann::json::parse(gp::scenarioToJson(s));
+        doc["pricing"]["amortization_years"] = 1e-308;
+        QCOMPARE(errorText([&] { (void)gp::parseScenario(doc.dump()); }),
+                 std::string("pricing.amortization_years: must be at least 0.1 and at most 50, got 1e-308"));
+        doc["pricing"]["amortization_years"] = 0.1;
+        QCOMPARE(gp::parseScenario(doc.dump()).scenario.pricing.amortizationYears, 0.1);
+        // A purchase price of 1e300 (a hand-edited overlay): every figure is
+        // printed through the formatter: no 300 digits, no -9223372036854775808%.
+        gp::Gpu g = *gp::Catalog::builtin().find("nvidia-h100-sxm");
+        g.purchaseUsd = 1e300;
+        s.pricing.amortizationYears = 3;
+        const gp::RentVsBuy r = gp::rentVsBuy(s, g, 1);
+        const std::string table = gp::rentVsBuyToTable({r});
+        QVERIFY2(table.find("9223372036854775808") == std::string::npos, table.c_str());
+        QVERIFY2(table.find("1e+300") != std::string::npos, table.c_str());
+        for (std::size_t at = 0, next = 0; at < table.size(); at = next + 1) {
+            next = table.find('\n', at);
+            QVERIFY2(next - at < 200, table.c_str()); // no line of hundreds of digits
+        }
+        QVERIFY2(r.verdict.size() < 200, r.verdict.c_str());
     }
 };
 
