@@ -208,8 +208,17 @@ SessionAutosave::Loaded SessionAutosave::load(const QString& path)
     }
     Session s;
     const auto file = doc.find("file");
-    if (file != doc.end() && file->is_string())
+    if (file != doc.end() && file->is_string()) {
+        // A path, not a megabyte: the restore prompt and the title bar show it.
+        constexpr std::size_t kMaxPathBytes = 4096;
+        if (file->get_ref<const std::string&>().size() > kMaxPathBytes) {
+            out.error = tr("its \"file\" is %1 bytes long; a file path is at most %2")
+                            .arg(QString::number(file->get_ref<const std::string&>().size()),
+                                 QString::number(kMaxPathBytes));
+            return out;
+        }
         s.file = QString::fromStdString(file->get<std::string>());
+    }
     const auto modified = doc.find("modified");
     s.modified = modified == doc.end() || !modified->is_boolean() || modified->get<bool>();
     const auto at = doc.find("saved_at");

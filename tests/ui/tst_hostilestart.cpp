@@ -141,6 +141,12 @@ private slots:
         QVERIFY(!loaded.session);
         QCOMPARE(loaded.error, QStringLiteral("the scenario in it is not valid:\nname: at most 1024 characters, got 1048576"));
 
+        // The same for the scenario's file path.
+        QByteArray longFile = autosaveWith(QByteArray::fromStdString(gp::scenarioToJson(gp::defaultScenario())));
+        longFile.replace("\"file\": \"\"", "\"file\": \"/" + QByteArray(1 << 20, 'f') + "\"");
+        QVERIFY(put(huge, longFile));
+        QCOMPARE(SessionAutosave::load(huge).error, QStringLiteral("its \"file\" is 1048577 bytes long; a file path is at most 4096"));
+
         // 1,000 characters is a legal name; the prompt shows 117 of them and "...".
         s.name = std::string(1000, 'L');
         const QString longName = QDir(autosaveDir()).filePath(QStringLiteral("session-20260101-000000-1-3.json"));
