@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -277,6 +278,16 @@ int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
         for (const auto& note : fit.uncertaintyNotes)
             if (note.find("leave-one-out needs") != std::string::npos)
                 err << "warning: " << printable(note) << "\n";
+        // A constant the records drag to its physical bound: the data cannot
+        // place it (a wrong unit, or too few records of the kind it governs).
+        for (const auto& f : fit.fitted)
+            if (f.rows > 0 && f.atBound() && f.value != f.start) {
+                char line[256];
+                std::snprintf(line, sizeof line, "warning: %s moved from %.4g to its bound %.4g (%d records move it); "
+                                                 "check those records' units or add records of that kind\n",
+                              f.id.c_str(), f.start, f.value, f.records);
+                err << line;
+            }
     } catch (const InputError& e) {
         printProblems(err, e, "");
         return 2;
