@@ -129,6 +129,22 @@ private slots:
         QVERIFY(w->resultsPage()->controller()->estimate().results.size() > 0);
     }
 
+    void calibrationFileNested100000DeepIsReportedAndTheAppStarts()
+    {
+        const QString cal = m_dir->filePath(QStringLiteral("deep-calibration.json"));
+        QVERIFY(put(cal, "{\"format\": \"gpuplanner-calibration\", \"version\": 1, \"count\": " + QByteArray(100000, '[') +
+                             QByteArray(100000, ']') + ", \"constants\": []}"));
+        Settings(m_dir->filePath(QStringLiteral("settings.ini"))).setCalibrationFile(cal);
+        auto w = makeWindow(); // used to be signal 11 at every start
+        QCOMPARE(w->startupProblems().size(), 1);
+        QVERIFY2(w->startupProblems().first().startsWith(
+                     QStringLiteral("The calibration file %1 cannot be used: nested deeper than 64 levels (depth 65 at count[0]")
+                         .arg(QDir::toNativeSeparators(cal))),
+                 qPrintable(w->startupProblems().first()));
+        QVERIFY(!w->resultsPage()->controller()->calibration()); // the built-in table
+        QVERIFY(w->resultsPage()->controller()->estimate().results.size() > 0);
+    }
+
     void megabyteScenarioNameIsRefusedAndALongOneElided()
     {
         gp::Scenario s = gp::defaultScenario();
