@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <exception>
 #include <set>
@@ -373,8 +372,6 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
     std::vector<std::vector<std::size_t>> influence(ids.size());
     for (fit.sweeps = 0; fit.sweeps < options.maxSweeps;) {
         fit.sweeps++;
-        if (std::getenv("GP_CALIBRATE_TRACE"))
-            std::fprintf(stderr, "sweep %d: objective %.9g\n", fit.sweeps, p.total());
         if (large && fit.sweeps > 1) {
             // ... and once a sweep gains less than that share of the objective.
             const double now = p.total();
