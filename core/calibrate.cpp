@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <exception>
 #include <set>
+#include <thread>
 
 namespace gp {
 
@@ -21,6 +23,43 @@ constexpr double kGolden = 0.6180339887498949;
 
 bool isUncertainty(const std::string& id) { return id.rfind("uncertainty_", 0) == 0; }
 
+/// Calls f(0) .. f(n-1), on two threads when n is large enough to pay for one.
+/// Each index is computed by exactly one thread and callers combine the
+/// results in index order afterwards, so the outcome never depends on the
+/// threads (deterministic, byte for byte).
+template <class F>
+void parallelFor(std::size_t n, const F& f)
+{
+    static const unsigned kThreads = std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+    if (kThreads < 2 || n < 64) {
+        for (std::size_t i = 0; i < n; ++i)
+            f(i);
+        return;
+    }
+    const std::size_t half = n / 2;
+    std::exception_ptr failed;
+    std::thread other([&] {
+        try {
+            for (std::size_t i = half; i < n; ++i)
+                f(i);
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    });
+    std::exception_ptr mine;
+    try {
+        for (std::size_t i = 0; i < half; ++i)
+            f(i);
+    } catch (...) {
+        mine = std::current_exception();
+    }
+    other.join();
+    if (mine)
+        std::rethrow_exception(mine);
+    if (failed)
+        std::rethrow_exception(failed);
+}
+
 /// The current predictions of a set of records with one calibration, and the
 /// weighted log loss of each record.
 class Problem {
@@ -30,10 +69,13 @@ public:
     {
         m_rows.resize(set.cases.size());
         m_expected.assign(set.cases.size(), 0);
+        parallelFor(set.cases.size(), [&](std::size_t i) {
+            if (int(i) != exclude)
+                m_rows[i] = predict(i);
+        });
         for (std::size_t i = 0; i < set.cases.size(); ++i) {
             if (int(i) == exclude)
                 continue;
-            m_rows[i] = predict(i);
             for (const auto& r : m_rows[i])
                 if (isScoredMetric(r.metric)) {
                     m_expected[i]++;
@@ -73,6 +115,14 @@ public:
         }
         return loss + kMissingRowLoss * std::max(0, m_expected[i] - scored);
     }
+    /// The loss of each of `cases` predicted with `cal` now (in parallel, in order).
+    std::vector<double> lossesOf(const std::vector<std::size_t>& cases) const
+    {
+        std::vector<double> out(cases.size());
+        parallelFor(cases.size(), [&](std::size_t k) { out[k] = lossOf(cases[k], predict(cases[k])); });
+        return out;
+    }
+    double loss(std::size_t i) const { return m_loss[i]; }
     bool scored(std::size_t i) const { return m_expected[i] > 0; }
     bool active(std::size_t i) const { return int(i) != m_exclude && scored(i); }
     double total() const
@@ -87,12 +137,17 @@ public:
     {
         const double x0 = e.value;
         std::vector<std::size_t> out;
+        std::vector<std::size_t> all;
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            if (active(i))
+                all.push_back(i);
         for (double f : {1.5, 1 / 1.5}) {
             const double x = std::clamp(x0 == 0 ? lowerBound(e) * f : x0 * f, lowerBound(e), e.max);
             cal.set(e.id, x);
-            for (std::size_t i = 0; i < m_rows.size(); ++i)
-                if (active(i) && lossOf(i, predict(i)) != m_loss[i])
-                    out.push_back(i);
+            const std::vector<double> moved = lossesOf(all);
+            for (std::size_t k = 0; k < all.size(); ++k)
+                if (moved[k] != m_loss[all[k]])
+                    out.push_back(all[k]);
         }
         cal.set(e.id, x0);
         std::sort(out.begin(), out.end());
@@ -106,8 +161,8 @@ public:
         auto f = [&](double u) {
             cal.set(e.id, std::exp(u));
             double loss = 0;
-            for (std::size_t i : cases)
-                loss += lossOf(i, predict(i));
+            for (double l : lossesOf(cases)) // summed in case order, as before the threads
+                loss += l;
             return loss;
         };
         double f0 = 0;
@@ -117,10 +172,10 @@ public:
         const double best = minimize(f, std::log(lowerBound(e)), std::log(e.max), u0, f0);
         const double x = best == u0 ? e.value : std::exp(best);
         cal.set(e.id, x);
-        for (std::size_t i : cases) {
-            m_rows[i] = predict(i);
-            m_loss[i] = lossOf(i, m_rows[i]);
-        }
+        parallelFor(cases.size(), [&](std::size_t k) {
+            m_rows[cases[k]] = predict(cases[k]);
+            m_loss[cases[k]] = lossOf(cases[k], m_rows[cases[k]]);
+        });
         return x;
     }
     static double lowerBound(const CalibrationEntry& e) { return e.min > 0 ? e.min : e.max * 1e-6; }
@@ -140,26 +195,28 @@ public:
                 cal.set(ids[k], std::clamp(std::exp(u), lowerBound(e), e.max));
             }
         };
+        std::vector<std::size_t> all;
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            if (active(i))
+                all.push_back(i);
         auto f = [&](double t) {
             place(t);
             double loss = 0;
-            for (std::size_t i = 0; i < m_rows.size(); ++i)
-                if (active(i))
-                    loss += lossOf(i, predict(i));
+            for (double l : lossesOf(all))
+                loss += l;
             return loss;
         };
         const double t = minimize(f, 1, 64, 1, total());
         place(t);
-        for (std::size_t i = 0; i < m_rows.size(); ++i)
-            if (active(i)) {
-                m_rows[i] = predict(i);
-                m_loss[i] = lossOf(i, m_rows[i]);
-            }
+        parallelFor(all.size(), [&](std::size_t k) {
+            m_rows[all[k]] = predict(all[k]);
+            m_loss[all[k]] = lossOf(all[k], m_rows[all[k]]);
+        });
     }
 
 private:
     template <typename F>
-    static double minimize(F& f, double a, double b, double u0, double f0)
+    double minimize(F& f, double a, double b, double u0, double f0) const
     {
         double bestU = u0;
         double bestF = f0;
@@ -207,7 +264,7 @@ private:
         double x2 = lo + kGolden * (hi - lo);
         double f1 = eval(x1);
         double f2 = eval(x2);
-        while (hi - lo > 1e-9) {
+        while (hi - lo > m_precision) {
             if (f1 <= f2) {
                 hi = x2;
                 x2 = x1;
@@ -225,6 +282,11 @@ private:
         return bestU;
     }
 
+public:
+    /// Golden-section stop, in ln(value): 1e-9, or coarser for many records.
+    double m_precision = 1e-9;
+
+private:
     const ValidationSet& m_set;
     int m_exclude;
     std::vector<Rows> m_rows;
@@ -264,6 +326,23 @@ double rmsLog(const Rows& rows, const std::function<bool(const ValidationRow&)>&
     return count ? std::sqrt(sum / count) : 0;
 }
 
+/// Scored records with different measurements or predictions (the same run
+/// given twice, or 50 times, counts once).
+int distinctScoredRecords(const ValidationReport& rep)
+{
+    std::map<int, std::string> signature;
+    for (const auto& r : rep.rows)
+        if (isScoredMetric(r.metric)) {
+            char buf[128];
+            std::snprintf(buf, sizeof buf, "%s=%.17g/%.17g;", r.metric.c_str(), r.predicted, r.measured);
+            signature[r.caseIndex] += r.gpu + ":" + buf;
+        }
+    std::set<std::string> distinct;
+    for (const auto& [index, sig] : signature)
+        distinct.insert(sig);
+    return int(distinct.size());
+}
+
 } // namespace
 
 bool FittedConstant::atBound() const
@@ -281,8 +360,25 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
     std::vector<std::string> ids;
     for (const auto* e : fittedEntries(start))
         ids.push_back(e->id);
+    std::size_t scoredRecords = 0;
+    for (std::size_t i = 0; i < set.cases.size(); ++i)
+        scoredRecords += p.scored(i) ? 1 : 0;
+    // Many records: stop early, below the rounding of the result (calibrate.h).
+    const bool large = scoredRecords > std::size_t(std::max(0, options.exactLooRecords));
+    const double tolerance = large ? std::max(options.tolerance, options.largeSetTolerance) : options.tolerance;
+    if (large)
+        p.m_precision = 1e-5; // 0.001% in value: far below the 4-significant-digit rounding
+    double objective = p.total();
+    std::vector<std::vector<std::size_t>> influence(ids.size());
     for (fit.sweeps = 0; fit.sweeps < options.maxSweeps;) {
         fit.sweeps++;
+        if (large && fit.sweeps > 1) {
+            // ... and once a sweep gains less than that share of the objective.
+            const double now = p.total();
+            if (objective - now < options.largeSetTolerance * objective)
+                break;
+            objective = now;
+        }
         std::vector<double> before;
         std::vector<double> values;
         for (const auto& id : ids) {
@@ -290,15 +386,20 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
             before.push_back(std::log(std::max(values.back(), Problem::lowerBound(*p.cal.find(id)))));
         }
         double change = 0;
-        for (const auto& id : ids) {
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            const std::string& id = ids[k];
             const CalibrationEntry e = *p.cal.find(id);
-            const auto cases = p.influenced(e);
+            // Which records a constant moves is a matter of the model's structure:
+            // with many records it is found once, not at every sweep (2 N predictions each).
+            if (!large || fit.sweeps == 1)
+                influence[k] = p.influenced(e);
+            const auto& cases = influence[k];
             if (cases.empty())
                 continue;
             const double x = p.fitOne(e, cases);
             change = std::max(change, std::fabs(x / e.value - 1));
         }
-        if (change < options.tolerance)
+        if (change < tolerance)
             break;
         p.patternMove(ids, before);
         for (std::size_t k = 0; k < ids.size(); ++k)
@@ -327,7 +428,20 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
         fit.fitted.push_back({id, start.find(id)->value, e.value, e.min, e.max, int(cases.size()), n, rms});
     }
     fit.calibration = done.cal;
-    if (options.leaveOneOut) {
+    // Leave-one-out bands need records to leave out: at least as many distinct
+    // records (one run measured twice is one) as constants the fit moved, else
+    // each refit just re-fits the record's twin and the band says ~0%.
+    int moved = 0;
+    for (const auto& f : fit.fitted)
+        moved += f.records > 0 ? 1 : 0;
+    const int distinct = distinctScoredRecords(rep);
+    if (options.leaveOneOut && distinct < moved) {
+        for (const char* id : {"uncertainty_memory", "uncertainty_throughput_training", "uncertainty_throughput_inference",
+                               "uncertainty_throughput_vision"})
+            fit.uncertaintyNotes.push_back(std::string(id) + ": kept (leave-one-out needs at least " +
+                                           std::to_string(moved) + " distinct records, one per fitted constant; got " +
+                                           std::to_string(distinct) + ")");
+    } else if (options.leaveOneOut) {
         fit.cross = crossValidate(set, fit.calibration, options);
         struct Group {
             const char* id;
@@ -372,6 +486,70 @@ CrossValidation crossValidate(const ValidationSet& set, const Calibration& full,
     std::vector<std::vector<std::size_t>> influence;
     for (const auto* e : entries)
         influence.push_back(base.influenced(*e));
+    std::size_t scoredRecords = 0;
+    for (std::size_t j = 0; j < set.cases.size(); ++j)
+        scoredRecords += base.scored(j) ? 1 : 0;
+    if (scoredRecords > std::size_t(std::max(0, options.exactLooRecords))) {
+        // Many records: each refit without record j is the one-step Newton
+        // update from the full fit (the influence-function approximation; it
+        // differs from the exact refit by O(1/N^2)): per constant k, in log
+        // space, u_k - (G_k - g_jk) / (H_k - h_jk), with g and h the first and
+        // second derivatives of each record's loss (central differences) and
+        // G, H their sums over the records k moves. Linear in N.
+        std::vector<std::vector<double>> g(entries.size());
+        std::vector<std::vector<double>> h(entries.size());
+        std::vector<double> sumG(entries.size(), 0);
+        std::vector<double> sumH(entries.size(), 0);
+        std::vector<double> u0(entries.size());
+        constexpr double kStep = 1e-3; // in ln(value)
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            const CalibrationEntry& e = *entries[k];
+            u0[k] = std::log(std::max(e.value, Problem::lowerBound(e)));
+            base.cal.set(e.id, std::exp(u0[k] + kStep));
+            const std::vector<double> up = base.lossesOf(influence[k]);
+            base.cal.set(e.id, std::exp(u0[k] - kStep));
+            const std::vector<double> down = base.lossesOf(influence[k]);
+            base.cal.set(e.id, e.value);
+            for (std::size_t m = 0; m < influence[k].size(); ++m) {
+                const double l0 = base.loss(influence[k][m]);
+                g[k].push_back((up[m] - down[m]) / (2 * kStep));
+                h[k].push_back((up[m] - 2 * l0 + down[m]) / (kStep * kStep));
+                sumG[k] += g[k].back();
+                sumH[k] += h[k].back();
+            }
+        }
+        std::vector<Rows> out(set.cases.size());
+        parallelFor(set.cases.size(), [&](std::size_t j) {
+            Calibration c = full;
+            EstimateOptions oj{false};
+            oj.calibration = &c;
+            if (base.scored(j)) {
+                for (std::size_t k = 0; k < entries.size(); ++k) {
+                    const auto& cases = influence[k];
+                    const auto at = std::lower_bound(cases.begin(), cases.end(), j);
+                    if (at == cases.end() || *at != j)
+                        continue;
+                    const std::size_t m = std::size_t(at - cases.begin());
+                    const double curvature = sumH[k] - h[k][m];
+                    if (!(curvature > 0))
+                        continue; // flat or concave without j: keep the full fit's value
+                    const CalibrationEntry& e = *entries[k];
+                    const double u = std::clamp(u0[k] - (sumG[k] - g[k][m]) / curvature,
+                                                std::log(Problem::lowerBound(e)), std::log(e.max));
+                    c.set(e.id, std::exp(u));
+                }
+            }
+            set.cases[j].predict(oj, out[j]);
+        });
+        for (std::size_t j = 0; j < set.cases.size(); ++j)
+            for (auto& r : out[j]) {
+                r.caseIndex = int(j);
+                cv.leaveOneOut.rows.push_back(r);
+            }
+        cv.leaveOneOut.skipped = set.skipped;
+        summarize(cv.leaveOneOut);
+        return cv;
+    }
     EstimateOptions o{false};
     for (std::size_t j = 0; j < set.cases.size(); ++j) {
         Rows rows;

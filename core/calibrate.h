@@ -2,7 +2,8 @@
 // Refitting the calibration to measured records (`gpuplanner-cli calibrate`)
 // and leave-one-out cross-validation (`validate --cross`).
 //
-// Procedure (deterministic: fixed order, no randomness, no threads):
+// Procedure (deterministic: fixed order, no randomness; predictions run on two
+// threads, each record on one, and are summed in record order):
 //  - Objective: the sum over the scored rows (metrics with a README bound) of
 //    (ln(predicted / measured))^2, each row weighted by 1 / (scored rows of its
 //    metric), so every metric counts equally however many rows it has.
@@ -18,7 +19,10 @@
 //    fitted value is rounded to 4 significant digits.
 //  - Leave-one-out: for each record (one run, all its metrics), the constants
 //    that move it are refitted without it, starting from the full fit
-//    (`looSweeps` sweeps), and it is predicted with that refit.
+//    (`looSweeps` sweeps), and it is predicted with that refit. Above
+//    `exactLooRecords` scored records the refit is the one-step Newton update
+//    from the full fit instead (see CalibrateOptions). Leave-one-out bands are
+//    not written from fewer distinct records than constants the fit moves.
 //  - Uncertainty: uncertainty_memory, _throughput_training, _throughput_inference
 //    and _throughput_vision are the RMS of the leave-one-out log residuals of
 //    memory_total_gib, train_tokens_per_s, decode_ms + prefill_ms and
@@ -37,6 +41,15 @@ struct CalibrateOptions {
     bool round = true;        // round fitted values to 4 significant digits
     bool leaveOneOut = true;  // run the LOO refits and set the uncertainty_* entries
     int looSweeps = 2;
+    /// Up to this many scored records every leave-one-out refit is exact
+    /// (looSweeps coordinate sweeps from the full fit, O(N) each: O(N^2) in
+    /// all); above it, the one-step Newton update from the full fit (linear in
+    /// N; issue 20: 10,000 records). The shipped data (~110 records) is exact.
+    int exactLooRecords = 300;
+    /// Above exactLooRecords the full fit also stops once no constant moves by
+    /// more than this (relative) in a sweep: below the 4-significant-digit
+    /// rounding of the result, and each sweep costs O(N).
+    double largeSetTolerance = 2e-5;
 };
 
 /// What the fit did to one constant.

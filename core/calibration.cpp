@@ -1,6 +1,8 @@
 #include "calibration.h"
 
 #include "errors.h"
+#include "jsonparse.h"
+#include "jsonread.h"
 
 #include <nlohmann/json.hpp>
 
@@ -134,29 +136,16 @@ std::string num(double v)
     return buf;
 }
 
-std::string stripExceptionTag(const char* what)
-{
-    // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
-    std::string s(what);
-    if (!s.empty() && s.front() == '[')
-        if (const auto close = s.find("] "); close != std::string::npos)
-            s.erase(0, close + 2);
-    return s;
-}
-
 json parseDocument(std::string_view text)
 {
     if (text.size() > kMaxDocumentBytes)
         throw InputError("", "document is " + std::to_string(text.size()) + " bytes; the limit is " +
                                  std::to_string(kMaxDocumentBytes) + " bytes (4 MiB)");
-    try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        throw InputError("", "invalid JSON at byte " + std::to_string(e.byte) + ": " + stripExceptionTag(e.what()));
-    } catch (const json::exception& e) {
-        // e.g. out_of_range 406 for a number literal that overflows a double.
-        throw InputError("", "invalid JSON: " + stripExceptionTag(e.what()));
-    }
+    // Depth-limited (a table nests 3 levels), and a key given twice is refused:
+    // which of two "value"s is meant cannot be guessed.
+    JsonParseOptions options;
+    options.duplicates = DuplicateKeys::Refuse;
+    return parseJson(text, "", options);
 }
 
 /// Reads an optional string field into `out`; a present non-string is a problem.
@@ -202,7 +191,7 @@ void checkHeader(const json& doc, const Calibration& c, std::vector<Diagnostic>&
         problems.push_back({"format", "must be \"gpuplanner-calibration\""});
     if (const auto n = doc.find("count"); n != doc.end()) {
         if (!n->is_number_unsigned() || n->get<std::size_t>() != c.entries.size())
-            problems.push_back({"count", "says " + n->dump() + " but the file has " +
+            problems.push_back({"count", "says " + detail::describe(*n) + " but the file has " +
                                              std::to_string(c.entries.size()) + " known constants"});
     }
     if (const auto k = doc.find("counts"); k != doc.end()) {
@@ -218,7 +207,7 @@ void checkHeader(const json& doc, const Calibration& c, std::vector<Diagnostic>&
             const std::size_t said = it != k->end() && it->is_number_unsigned() ? it->get<std::size_t>() : 0;
             if (said != have)
                 problems.push_back({std::string("counts.") + kind,
-                                    "says " + (it != k->end() ? it->dump() : std::string("nothing")) + " but " +
+                                    "says " + (it != k->end() ? detail::describe(*it) : std::string("nothing")) + " but " +
                                         std::to_string(have) + " constants have this kind"});
         }
     }
@@ -231,6 +220,10 @@ Calibration parse(std::string_view text, const Calibration* reference)
     const json doc = parseDocument(text);
     if (!doc.is_object() || !doc.contains("constants") || !doc["constants"].is_array())
         throw InputError("constants", "a calibration file is a JSON object with a \"constants\" array");
+    // The only version there is; a file from a later program (or "banana") is not guessed at.
+    if (const auto v = doc.find("version"); v != doc.end() && (!v->is_number_integer() || v->get<long long>() != 1))
+        throw InputError("version", "must be 1 (the only calibration format version this program reads), got "
+                                        + detail::describe(*v));
     const json& list = doc["constants"];
 
     std::vector<Diagnostic> problems;

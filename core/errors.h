@@ -14,7 +14,16 @@ const char* version();
 /// visible `\n`, `\r`, `\t` or `\xNN` (`\u00NN` for C1); with keepNewlines,
 /// '\n' stays a line break (for multi-line tables). Every message that quotes
 /// input goes through this.
+/// Unicode format characters (bidirectional controls U+202A..U+202E,
+/// U+2066..U+2069, U+200E/U+200F, zero-width characters, U+FEFF, tags...) and
+/// U+2028/U+2029 become `\u202e` (`\U000e0041` beyond the BMP): they would
+/// reorder or hide what the terminal shows.
 std::string printable(std::string_view text, bool keepNewlines = false);
+
+/// The same format characters, in JSON text, as JSON escapes (`\u202e`, a
+/// surrogate pair beyond the BMP): what the CLI prints as JSON shows them
+/// visibly and still parses to the same strings.
+std::string escapeFormatCharactersInJson(std::string_view json);
 
 /// One problem with user input, located by its JSON key path
 /// (e.g. "workload.training.micro_batch").

@@ -1,5 +1,10 @@
 #include "jsonread.h"
 
+#include "jsonparse.h"
+
+#include <algorithm>
+#include <functional>
+
 #include <cstdio>
 #include <set>
 #include <limits>
@@ -109,7 +114,24 @@ Checked<std::size_t> checkChoice(const nlohmann::json& v, std::span<const std::s
     return {std::nullopt, "must be one of " + list + ", got " + describe(v, style)};
 }
 
-nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
+namespace {
+
+/// A key path for a message: at most ~200 characters (the first and last
+/// segments kept), so a path 64 levels deep of 64-character keys stays readable.
+std::string elidePath(std::string p)
+{
+    constexpr std::size_t kMax = 200;
+    if (p.size() <= kMax)
+        return p;
+    return p.substr(0, 96) + "..." + p.substr(p.size() - 96);
+}
+
+/// json::parse with a callback that tracks the key path, counts nesting (and
+/// throws InputError(origin, ...) before a container deeper than maxDepth is
+/// built) and reports duplicate keys through onDuplicate. Syntax errors throw
+/// what json::parse throws.
+nlohmann::json parseTracked(std::string_view text, const std::string& origin, int maxDepth, bool trackDuplicates,
+                            const std::function<void(const std::string& path)>& onDuplicate)
 {
     using nlohmann::json;
     struct Frame {
@@ -122,7 +144,7 @@ nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
     auto pathOf = [&](std::size_t depth) {
         std::string p;
         for (std::size_t i = 0; i < depth; ++i)
-            p = stack[i].array ? p + "[" + std::to_string(stack[i].index) + "]" : joinPath(p, stack[i].key);
+            p = stack[i].array ? p + "[" + std::to_string(stack[i].index) + "]" : joinPath(p, stack[i].key, 64);
         return p;
     };
     auto elementDone = [&] {
@@ -133,13 +155,20 @@ nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
         switch (event) {
         case json::parse_event_t::object_start:
         case json::parse_event_t::array_start:
+            if (stack.size() >= static_cast<std::size_t>(maxDepth)) {
+                const std::string at = pathOf(stack.size());
+                throw InputError(origin, "nested deeper than " + std::to_string(maxDepth) + " levels (depth "
+                                             + std::to_string(stack.size() + 1) + " at "
+                                             + (at.empty() ? std::string("the top") : elidePath(at))
+                                             + "); refused");
+            }
             stack.push_back(Frame{event == json::parse_event_t::array_start, 0, {}, {}});
             break;
         case json::parse_event_t::key: {
             Frame& f = stack.back();
             f.key = parsed.get<std::string>();
-            if (!f.seen.insert(f.key).second)
-                r.warn(pathOf(stack.size()), "duplicate key; only its last value is used");
+            if (trackDuplicates && !f.seen.insert(f.key).second)
+                onDuplicate(elidePath(pathOf(stack.size())));
             break;
         }
         case json::parse_event_t::object_end:
@@ -154,6 +183,15 @@ nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
         return true;
     };
     return json::parse(text, cb);
+}
+
+} // namespace
+
+nlohmann::json parseCheckingDuplicates(std::string_view text, JsonReader& r)
+{
+    return parseTracked(text, "", kMaxJsonDepth, true, [&](const std::string& path) {
+        r.warn(path, "duplicate key; only its last value is used");
+    });
 }
 
 JsonReader::JsonReader(ValueStyle style, std::size_t maxErrors, std::string overflowPath)
@@ -409,3 +447,58 @@ std::int64_t ObjectReader::check(const std::string& key, std::int64_t min, std::
 }
 
 } // namespace gp::detail
+
+namespace gp {
+
+nlohmann::json parseJson(std::string_view text, const std::string& origin, const JsonParseOptions& options,
+                         std::vector<Diagnostic>* warnings)
+{
+    using nlohmann::json;
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+        throw InputError(origin, "contains a NUL byte at offset " + std::to_string(nul) + "; not a text file");
+    std::vector<Diagnostic> duplicates;
+    json doc;
+    try {
+        doc = detail::parseTracked(text, origin, std::max(1, options.maxDepth),
+                                   options.duplicates != DuplicateKeys::Keep, [&](const std::string& path) {
+                                       if (duplicates.size() < 100)
+                                           duplicates.push_back({origin.empty() ? path : origin + ": " + path,
+                                                                 options.duplicates == DuplicateKeys::Refuse
+                                                                     ? "key given twice in one object; refused "
+                                                                       "(which value is meant?)"
+                                                                     : "duplicate key; only its last value is used"});
+                                   });
+    } catch (const json::parse_error& e) {
+        throw InputError(origin, "invalid JSON at byte " + std::to_string(e.byte) + ": "
+                                     + detail::stripExceptionTag(e.what()));
+    } catch (const json::exception& e) {
+        // out_of_range 406: a number literal such as 1e400 overflows a double.
+        throw InputError(origin, "invalid JSON: " + detail::stripExceptionTag(e.what()));
+    }
+    if (!duplicates.empty()) {
+        if (options.duplicates == DuplicateKeys::Refuse)
+            throw InputError(std::move(duplicates));
+        if (warnings)
+            warnings->insert(warnings->end(), duplicates.begin(), duplicates.end());
+    }
+    return doc;
+}
+
+int jsonDepth(const nlohmann::json& doc)
+{
+    int deepest = 0;
+    std::vector<std::pair<const nlohmann::json*, int>> todo;
+    if (doc.is_structured())
+        todo.push_back({&doc, 1});
+    while (!todo.empty()) {
+        const auto [v, d] = todo.back();
+        todo.pop_back();
+        deepest = std::max(deepest, d);
+        for (const auto& child : *v)
+            if (child.is_structured())
+                todo.push_back({&child, d + 1});
+    }
+    return deepest;
+}
+
+} // namespace gp

@@ -83,27 +83,19 @@ ordered_json resultJson(const GpuEstimate& r)
     return j;
 }
 
+// Through the one formatter (textformat.h): a cost of 3.48e300 is "3.48e+300", not 63 digits.
 std::string num(double v, int prec = 3)
 {
-    char buf[64];
     if (!std::isfinite(v))
         return "-";
-    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
-    return buf;
+    return formatFixed(v, prec);
 }
 
 std::string sig(double v)
 {
-    char buf[64];
     if (!std::isfinite(v))
         return "-";
-    if (std::fabs(v) >= 1e5)
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-    else if (std::fabs(v) >= 100)
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
+    return formatDouble(std::fabs(v) >= 100 && std::fabs(v) < 1e5 ? "%.0f" : "%.3g", v);
 }
 
 } // namespace
@@ -175,9 +167,9 @@ std::string estimateToTable(const Estimate& e)
                       "VRAM GiB need/has", "TTFT ms", "TPOT ms", "tokens/s", "$/h", "$/Mtok", "+/-");
     out << line;
     for (const auto& r : e.results) {
-        char mem[64];
-        std::snprintf(mem, sizeof mem, "%.1f/%.0f", units::bytesToGiB(r.memory.total()),
-                      units::bytesToGiB(r.capacityBytes));
+        const std::string memText = formatDouble("%.1f", units::bytesToGiB(r.memory.total())) + "/" +
+                                    formatDouble("%.0f", units::bytesToGiB(r.capacityBytes));
+        const char* mem = memText.c_str();
         const std::string fits = r.fits ? (r.meetsTargets ? "yes" : "yes*") : "no";
         const std::string usd = r.usdPerHour > 0 ? num(r.usdPerHour, 2) : "-";
         if (r.training) {

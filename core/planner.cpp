@@ -25,26 +25,19 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kPopular[] = {"nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-a100-80gb-sxm", "nvidia-l40s",
                                 "nvidia-rtx-4090", "nvidia-l4",       "nvidia-b200",          "amd-mi300x"};
 
+// Through the one formatter (textformat.h): any double, no fixed buffer.
 std::string money(double v)
 {
-    char b[64];
     if (v >= 1e6)
-        std::snprintf(b, sizeof b, "$%.2fM", v / 1e6);
-    else if (v >= 1000)
-        std::snprintf(b, sizeof b, "$%.0f", v);
-    else if (v >= 10)
-        std::snprintf(b, sizeof b, "$%.1f", v);
-    else
-        std::snprintf(b, sizeof b, "$%.3g", v);
-    return b;
+        return formatDouble("$%.2fM", v / 1e6);
+    if (v >= 1000)
+        return formatDouble("$%.0f", v);
+    if (v >= 10)
+        return formatDouble("$%.1f", v);
+    return formatDouble("$%.3g", v);
 }
 
-std::string num(double v, const char* f = "%.3g")
-{
-    char b[64];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
-}
+std::string num(double v, const char* f = "%.3g") { return formatDouble(f, v); }
 
 double priceOf(const Scenario& s, const Gpu& g)
 {

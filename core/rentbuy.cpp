@@ -4,9 +4,11 @@
 #include "catalog.h"
 #include "errors.h"
 #include "scenario.h"
+#include "textformat.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -22,12 +24,7 @@ constexpr double kReservedShare = 0.6;
 // Spot training loses work to preemptions: restart from the last checkpoint.
 constexpr double kSpotRestartOverhead = 1.15;
 
-std::string money(double v)
-{
-    char b[64];
-    std::snprintf(b, sizeof b, v >= 100 ? "$%.0f" : "$%.2f", v);
-    return b;
-}
+std::string money(double v) { return formatDouble(v >= 100 ? "$%.0f" : "$%.2f", v); }
 
 } // namespace
 
@@ -87,22 +84,20 @@ RentVsBuy rentVsBuy(const Scenario& s, const Gpu& g, int count)
                 r.breakEvenMonth = m;
                 break;
             }
-        char b[512];
+        // Through the one formatter (textformat.h): any double, no fixed buffer.
         if (r.breakEvenUtilization && *r.breakEvenUtilization <= 1) {
-            std::snprintf(b, sizeof b,
-                          "Owning pays off after %.0f busy GPU-hours (%.0f%% utilization over %.3g years)%s; at %.0f%% "
-                          "utilization %s.",
-                          *r.breakEvenGpuHours, *r.breakEvenUtilization * 100, pr.amortizationYears,
-                          r.hostingUsdPerGpuYear > 0 ? " including hosting" : " before hosting and staff",
-                          pr.utilization * 100,
-                          r.breakEvenMonth ? ("buying wins from month " + std::to_string(*r.breakEvenMonth)).c_str()
-                                           : "renting on-demand stays cheaper over the whole period");
+            r.verdict = "Owning pays off after " + formatDouble("%.0f", *r.breakEvenGpuHours) + " busy GPU-hours (" +
+                        formatPercent(*r.breakEvenUtilization) + " utilization over " +
+                        formatDouble("%.3g", pr.amortizationYears) + " years)" +
+                        (r.hostingUsdPerGpuYear > 0 ? " including hosting" : " before hosting and staff") + "; at " +
+                        formatPercent(pr.utilization) + " utilization " +
+                        (r.breakEvenMonth ? "buying wins from month " + std::to_string(*r.breakEvenMonth)
+                                          : std::string("renting on-demand stays cheaper over the whole period")) +
+                        ".";
         } else {
-            std::snprintf(b, sizeof b, "Renting on-demand stays cheaper: even at 100%% utilization the purchase is not "
-                                       "earned back in %.3g years.",
-                          pr.amortizationYears);
+            r.verdict = "Renting on-demand stays cheaper: even at 100% utilization the purchase is not earned back in " +
+                        formatDouble("%.3g", pr.amortizationYears) + " years.";
         }
-        r.verdict = b;
     } else if (r.purchaseUsdPerGpu <= 0) {
         r.verdict = "No purchase price listed: rent.";
     } else {
@@ -165,14 +160,23 @@ std::string rentVsBuyToTable(const std::vector<RentVsBuy>& rows)
                   "buy $", "power $/h", "break-even h", "util");
     out << line;
     for (const auto& r : rows) {
-        std::snprintf(line, sizeof line, "%-26s %5d %9.2f %9s %10.0f %9.3f %12s %8s\n", r.gpu.c_str(), r.count,
-                      r.onDemandUsdPerGpuHour, r.spotUsdPerGpuHour ? money(*r.spotUsdPerGpuHour).c_str() : "-",
-                      r.purchaseUsdPerGpu, r.energyUsdPerGpuHour,
-                      r.breakEvenGpuHours ? std::to_string(std::lround(*r.breakEvenGpuHours)).c_str() : "-",
-                      r.breakEvenUtilization
-                          ? (std::to_string(std::lround(*r.breakEvenUtilization * 100)) + "%").c_str()
-                          : "-");
-        out << line << "    " << r.verdict << "\n";
+        // Cells through the one formatter: a break-even of 1e300% is "1e+302%",
+        // not -9223372036854775808% (lround overflow).
+        std::string row = r.gpu;
+        row.resize(std::max<std::size_t>(row.size(), 26), ' ');
+        row += ' ';
+        auto cell = [&row](const std::string& text, std::size_t width) {
+            row += (text.size() < width ? std::string(width - text.size(), ' ') : std::string()) + text + " ";
+        };
+        cell(std::to_string(r.count), 5);
+        cell(formatDouble("%.2f", r.onDemandUsdPerGpuHour), 9);
+        cell(r.spotUsdPerGpuHour ? money(*r.spotUsdPerGpuHour) : "-", 9);
+        cell(formatDouble("%.0f", r.purchaseUsdPerGpu), 10);
+        cell(formatDouble("%.3f", r.energyUsdPerGpuHour), 9);
+        cell(r.breakEvenGpuHours ? formatDouble("%.0f", *r.breakEvenGpuHours) : "-", 12);
+        cell(r.breakEvenUtilization ? formatPercent(*r.breakEvenUtilization) : "-", 8);
+        row.pop_back();
+        out << row << "\n    " << r.verdict << "\n";
         for (const auto& n : r.notes)
             out << "    note: " << n << "\n";
     }

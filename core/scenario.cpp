@@ -2,6 +2,7 @@
 #include "scenarioname.h"
 
 #include "hfconfig.h"
+#include "jsonparse.h"
 #include "jsonread.h"
 #include "mig.h"
 #include "presets.h"
@@ -264,7 +265,9 @@ void parsePricing(JsonReader& r, const json& pr, Pricing& p)
         p.electricityUsdPerKwh = *v;
     if (auto v = r.number(pr, path, "pue", 1, 5))
         p.pue = *v;
-    if (auto v = r.number(pr, path, "amortization_years", 0, 50, true))
+    // At least about five weeks: over 1e-308 years a purchase would cost $0/h
+    // or infinity, and every figure derived from it is noise.
+    if (auto v = r.number(pr, path, "amortization_years", 0.1, 50))
         p.amortizationYears = *v;
     if (auto v = r.number(pr, path, "hosting_usd_per_gpu_year", 0, 1e7))
         p.hostingUsdPerGpuYear = *v;
@@ -286,9 +289,9 @@ ModelArch resolveModel(const ModelSpec& spec)
         return *m;
     }
     case ModelSpec::Form::Explicit:
-        return modelFromExplicit(json::parse(spec.jsonText), "model");
+        return modelFromExplicit(parseJson(spec.jsonText, "model"), "model");
     case ModelSpec::Form::HfConfig:
-        return modelFromHfConfig(json::parse(spec.jsonText), "model.hf_config");
+        return modelFromHfConfig(parseJson(spec.jsonText, "model.hf_config"), "model.hf_config");
     case ModelSpec::Form::Params:
         return modelFromParams(spec.params, spec.family.value_or(ModelFamily::Decoder), spec.moe);
     }
@@ -376,8 +379,17 @@ ParsedScenario parseScenario(std::string_view text)
     } else if (it->get<long long>() < 1) {
         r.error("version", "must be 1, got " + detail::describe(*it));
     }
-    if (auto n = r.string(doc, "", "name"))
-        s.name = *n;
+    if (auto n = r.string(doc, "", "name")) {
+        // A name is a title: a megabyte of it is a damaged or hostile file, and
+        // every place that shows it (a prompt, a title bar, a report) would choke.
+        constexpr std::size_t kMaxNameChars = 1024;
+        const auto chars = static_cast<std::size_t>(
+            std::count_if(n->begin(), n->end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
+        if (chars > kMaxNameChars)
+            r.error("name", "at most " + std::to_string(kMaxNameChars) + " characters, got " + std::to_string(chars));
+        else
+            s.name = *n;
+    }
 
     if (const json* m = r.object(doc, "", "model", true))
         parseModel(r, *m, s.modelSpec);

@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "estimate.h"
 #include "fileread.h"
+#include "jsonparse.h"
 #include "jsonread.h"
 #include "scenario.h"
 #include "units.h"
@@ -113,7 +114,44 @@ struct RecordReader {
         return jr.integer(obj, parent.empty() ? where : where + "." + parent, key, min, max).value_or(fallback);
     }
     bool ok() const { return jr.errors.empty(); }
+    /// A measured value: absent -> 0 (that metric is not scored); present, it must
+    /// be a finite number in [lo, hi] (its unit's plausible range), else an error
+    /// naming the key, with the likely unit mix-up, and 0.
+    double measured(const json& r, const char* key, double lo, double hi, const char* unitHint)
+    {
+        const auto it = r.find(key);
+        if (it == r.end() || it->is_null())
+            return 0;
+        const std::string path = where + "." + key;
+        if (!it->is_number() || it->is_boolean()) {
+            jr.error(path, "must be a number, got " + detail::describe(*it));
+            return 0;
+        }
+        const double v = it->get<double>();
+        if (!std::isfinite(v) || v <= 0) {
+            jr.error(path, "must be a positive finite number, got " + detail::describe(*it));
+            return 0;
+        }
+        if (v < lo || v > hi) {
+            jr.error(path, "got " + detail::describe(*it) + ", outside the plausible range [" + formatShort(lo) + ", "
+                               + formatShort(hi) + "]" + (*unitHint ? std::string(" (") + unitHint + ")" : std::string()));
+            return 0;
+        }
+        return v;
+    }
+    static std::string formatShort(double v)
+    {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.6g", v);
+        return buf;
+    }
 };
+
+/// Plausible ranges of measured speeds (units as measure.py writes them).
+constexpr double kMinRate = 1e-3;   // tokens or images per second
+constexpr double kMaxRate = 1e9;
+constexpr double kMinMs = 1e-3;     // a step in milliseconds
+constexpr double kMaxMs = 1e7;
 
 double num(const json& r, const char* key, double fallback = 0)
 {
@@ -144,7 +182,13 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
     }
     Scenario s = baseScenario(name);
     s.hardware.gpus = {gpuId};
-    const double measuredTotalGib = (num(r, "peak_reserved_mib") + contextMib) / 1024;
+    // Memory in MiB, at most what the GPU has; without it (or with a bad one)
+    // the memory metric is not scored, never scored as the context alone.
+    // memory_gb as the catalog gives it (GiB for HBM parts: an H200's "141 GB" is 143,156 MiB).
+    const double gpuMib = gpu->memoryGb * 1024;
+    const double reservedMib = rr.measured(r, "peak_reserved_mib", 1, gpuMib * 1.05,
+                                           "MiB, at most the GPU's memory: bytes or GiB instead of MiB?");
+    const double measuredTotalGib = reservedMib > 0 ? (reservedMib + contextMib) / 1024 : 0;
     if (kind == "train_llm") {
         s.mode = Mode::Training;
         s.runtime = r.value("compiled", false) ? Runtime::Optimized : Runtime::Eager;
@@ -168,7 +212,10 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         }
         if (!rr.ok())
             return;
-        addCase(rep, s, *gpu, [measuredTotalGib, tokens = num(r, "tokens_per_s")](const GpuEstimate& e, const auto& add) {
+        const double tokens = rr.measured(r, "tokens_per_s", kMinRate, kMaxRate, "tokens per second");
+        if (!rr.ok())
+            return;
+        addCase(rep, s, *gpu, [measuredTotalGib, tokens](const GpuEstimate& e, const auto& add) {
             add("memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
             add("train_tokens_per_s", e.training->tokensPerS, tokens);
         });
@@ -183,9 +230,12 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         in.outputTokens = 1;
         if (!rr.ok())
             return;
+        const double decode = rr.measured(r, "decode_step_ms", kMinMs, kMaxMs, "milliseconds");
+        const double prefill = rr.measured(r, "ttft_ms_prefill_only", kMinMs, kMaxMs, "milliseconds");
+        if (!rr.ok())
+            return;
         addCase(rep, s, *gpu,
-                [measuredTotalGib, decode = num(r, "decode_step_ms"),
-                 prefill = num(r, "ttft_ms_prefill_only")](const GpuEstimate& e, const auto& add) {
+                [measuredTotalGib, decode, prefill](const GpuEstimate& e, const auto& add) {
                     add("memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
                     add("decode_ms", e.inference->tpotMs.value_or(0), decode);
                     add("prefill_ms", e.inference->ttftMs.value_or(0), prefill);
@@ -210,7 +260,10 @@ void validateMeasured(const json& r, const std::string& gpuId, double contextMib
         }
         if (!rr.ok())
             return;
-        addCase(rep, s, *gpu, [train, measuredTotalGib, images = num(r, "images_per_s")](const GpuEstimate& e, const auto& add) {
+        const double images = rr.measured(r, "images_per_s", kMinRate, kMaxRate, "images per second");
+        if (!rr.ok())
+            return;
+        addCase(rep, s, *gpu, [train, measuredTotalGib, images](const GpuEstimate& e, const auto& add) {
             add("memory_total_gib", units::bytesToGiB(e.memory.total()), measuredTotalGib);
             add("vision_images_per_s", train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0), images);
         });
@@ -244,6 +297,8 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
     for (const char* key : {"tp", "pp", "grad_accum", "input_len", "output_len"})
         (void)rr.get(otherSw, "software.other", key, 1, 1, key[0] == 't' || key[0] == 'p' ? 1024 : 10'000'000);
     (void)rr.get(sw, "software", "micro_batch_per_gpu", 1);
+    // The published figure (tokens/s, images/s or GiB): a positive finite number.
+    (void)rr.measured(r, "value", kMinRate, kMaxRate, "");
     if (!rr.ok())
         return;
     const std::string precision = lower(sw.value("precision", std::string()));
@@ -455,14 +510,67 @@ std::string gpuIdFromDeviceName(const std::string& raw)
 
 namespace {
 
+/// The record key a metric's measured value comes from (for messages).
+const char* measuredKey(const std::string& metric)
+{
+    if (metric == "memory_total_gib")
+        return "peak_reserved_mib";
+    if (metric == "train_tokens_per_s")
+        return "tokens_per_s";
+    if (metric == "decode_ms")
+        return "decode_step_ms";
+    if (metric == "prefill_ms")
+        return "ttft_ms_prefill_only";
+    if (metric == "vision_images_per_s")
+        return "images_per_s";
+    return "value";
+}
+
+/// How far a measured value may be from the built-in model's prediction before
+/// it is taken for a unit mix-up (bytes vs MiB: 10^6, GiB vs MiB: ~10 with the
+/// context added, per ms vs per s: 1000) rather than a model error. The worst
+/// shipped record is off by 1.31x in memory and 1.77x in speed (all four data
+/// directories); a record past these would drag a constant to its bound.
+constexpr double kImplausibleMemoryFactor = 4;
+constexpr double kImplausibleSpeedFactor = 10;
+
+/// "" when every measured value of the case just added is within a factor of
+/// kImplausible*Factor of its prediction, else the first that is not, as a message.
+std::string implausibility(const ValidationCase& c, std::string& key)
+{
+    Rows rows;
+    c.predict(EstimateOptions{false}, rows);
+    for (const auto& row : rows) {
+        if (!(row.predicted > 0) || !(row.measured > 0))
+            continue;
+        const double ratio = row.measured / row.predicted;
+        const double factor = row.metric.find("memory") != std::string::npos || row.metric.find("reserved") != std::string::npos
+                                  ? kImplausibleMemoryFactor
+                                  : kImplausibleSpeedFactor;
+        if (ratio > factor || ratio < 1 / factor) {
+            key = measuredKey(row.metric);
+            char buf[200];
+            std::snprintf(buf, sizeof buf,
+                          "measured %.6g is %.3g times %s the model's prediction %.6g (%s); a wrong unit? record "
+                          "skipped",
+                          row.metric == "memory_total_gib" ? row.measured * 1024 : row.measured,
+                          ratio > 1 ? ratio : 1 / ratio, ratio > 1 ? "above" : "below",
+                          row.metric == "memory_total_gib" ? row.predicted * 1024 : row.predicted,
+                          row.metric == "memory_total_gib" ? "MiB with the context" : row.metric.c_str());
+            return buf;
+        }
+    }
+    return {};
+}
+
+/// Reads one file's records into `report`: usable records become cases; each
+/// record with a bad value is skipped and named in report.problems (file,
+/// record and key); records the model does not cover go to report.skipped.
+/// Throws InputError when the text is not JSON records at all.
 void loadText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationSet& report)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::exception& e) {
-        throw InputError(origin, std::string("not valid JSON: ") + e.what());
-    }
+    // Depth-limited: a record's config is copied and dumped (recursive) further on.
+    json doc = parseJson(text, origin);
     std::string arrayPath;
     if (doc.is_object() && doc.contains("records")) {
         doc = json(doc["records"]);
@@ -472,13 +580,22 @@ void loadText(const std::string& text, const std::string& origin, const Catalog&
         throw InputError(origin, "must be a JSON array of measured records");
     std::string gpuId;
     double contextMib = 620;
-    for (const auto& r : doc) {
-        if (r.is_object() && r.value("name", std::string()) == "device") {
-            gpuId = r.value("gpu_id", gpuIdFromDeviceName(r.value("gpu", std::string())));
-            contextMib = num(r, "context_overhead_mib", contextMib);
-        }
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+        const json& r = doc[i];
+        if (!r.is_object() || !r.contains("name") || !r["name"].is_string() || r["name"] != "device")
+            continue;
+        const auto id = r.find("gpu_id");
+        const auto name = r.find("gpu");
+        const std::string where = origin + ": " + arrayPath + "[" + std::to_string(i) + "] (\"device\")";
+        if (id != r.end() && !id->is_string())
+            report.problems.push_back({where + ".gpu_id", "must be a string, got " + detail::describe(*id)});
+        else if (id == r.end() && name != r.end() && !name->is_string())
+            report.problems.push_back({where + ".gpu", "must be a string, got " + detail::describe(*name)});
+        else
+            gpuId = id != r.end() ? id->get<std::string>()
+                                  : gpuIdFromDeviceName(name != r.end() ? name->get<std::string>() : std::string());
+        contextMib = num(r, "context_overhead_mib", contextMib);
     }
-    std::vector<Diagnostic> problems;
     for (std::size_t i = 0; i < doc.size(); ++i) {
         const json& r = doc[i];
         if (!r.is_object())
@@ -488,21 +605,52 @@ void loadText(const std::string& text, const std::string& origin, const Catalog&
         const auto id = r.find(r.contains("id") ? "id" : "name");
         if (id != r.end() && id->is_string())
             where += " (" + detail::describe(*id) + ")";
+        // The text fields every reader below takes as strings: another type is
+        // this record's problem, not an "internal error".
+        for (const char* key : {"id", "name", "kind", "category", "metric", "gpu_id", "arch", "model"})
+            if (const auto it = r.find(key); it != r.end() && !it->is_string() && !it->is_null())
+                jr.error(where + "." + key, "must be a string, got " + detail::describe(*it));
         RecordReader rr{jr, where};
+        const std::size_t before = report.cases.size();
+        const std::size_t skippedBefore = report.skipped.size();
+        std::string unknownGpu;
         try {
-            if (r.contains("category") && r.contains("metric"))
+            if (!jr.errors.empty()) {
+                // reported below
+            } else if (r.contains("category") && r.contains("metric")) {
                 validatePublished(r, catalog, report, rr);
-            else if (r.value("kind", std::string()) == "scenario_run") // gpuplanner-cli record
+            } else if (r.value("kind", std::string()) == "scenario_run") { // gpuplanner-cli record
                 detail::addRecordedRun(r, catalog, report);
-            else if (r.contains("kind"))
-                validateMeasured(r, r.value("gpu_id", gpuId), contextMib, catalog, report, rr);
+            } else if (r.contains("kind")) {
+                const std::string recordGpu = r.value("gpu_id", gpuId);
+                if (r.value("kind", "") != "micro" && !catalog.find(recordGpu) && r.value("ok", true))
+                    unknownGpu = recordGpu;
+                validateMeasured(r, recordGpu, contextMib, catalog, report, rr);
+            }
         } catch (const std::exception& e) {
-            report.skipped.push_back(r.value("name", r.value("id", std::string("?"))) + ": " + e.what());
+            // A value of the wrong JSON type somewhere in the record (nlohmann's
+            // type_error), or a record the estimator refuses.
+            jr.error(where, std::string("record skipped: ") + detail::stripExceptionTag(e.what()));
+            report.cases.resize(before);
         }
-        problems.insert(problems.end(), jr.errors.begin(), jr.errors.end());
+        if (!unknownGpu.empty()) {
+            // Not silently: a record on a GPU the catalog does not know is named.
+            report.skipped.resize(skippedBefore);
+            jr.error(where + ".gpu_id", "unknown GPU \"" + unknownGpu + "\" (not in the catalog); record skipped");
+        }
+        if (jr.errors.empty() && report.cases.size() == before + 1) {
+            std::string key;
+            if (const std::string why = implausibility(report.cases.back(), key); !why.empty()) {
+                report.cases.pop_back();
+                jr.error(where + "." + key, why);
+            }
+        }
+        report.problems.insert(report.problems.end(), jr.errors.begin(), jr.errors.end());
+        // A missing memory figure leaves memory unscored (the rest of the record is).
+        if (jr.errors.empty() && r.contains("kind") && r.value("kind", std::string()) != "scenario_run"
+            && r.value("ok", true) && report.cases.size() == before + 1 && !r.contains("peak_reserved_mib"))
+            report.problems.push_back({where + ".peak_reserved_mib", "missing; memory_total_gib not scored for this record"});
     }
-    if (!problems.empty())
-        throw BadRecords(std::move(problems));
 }
 
 } // namespace
@@ -519,6 +667,8 @@ ValidationReport predictSet(const ValidationSet& set, const Calibration* calibra
             report.rows[k].caseIndex = int(i);
     }
     report.skipped = set.skipped;
+    for (const auto& d : set.problems)
+        report.skipped.push_back(d.text());
     summarize(report);
     return report;
 }
@@ -526,11 +676,10 @@ ValidationReport predictSet(const ValidationSet& set, const Calibration* calibra
 void validateText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationReport& report)
 {
     ValidationSet set;
-    try {
-        loadText(text, origin, catalog, set);
-    } catch (const BadRecords&) {
+    loadText(text, origin, catalog, set);
+    if (!set.problems.empty()) {
         report.skipped.insert(report.skipped.end(), set.skipped.begin(), set.skipped.end());
-        throw;
+        throw BadRecords(std::move(set.problems));
     }
     const ValidationReport part = predictSet(set);
     report.rows.insert(report.rows.end(), part.rows.begin(), part.rows.end());
@@ -541,34 +690,38 @@ ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Cata
 {
     namespace fs = std::filesystem;
     ValidationSet set;
-    std::vector<Diagnostic> badRecords;
     for (const std::string& dir : dirs) {
         std::error_code ec;
         if (!fs::is_directory(dir, ec))
             throw InputError(dir, "not a directory");
+        // Every *.json name, whatever it is: the reader says why one cannot be
+        // read (a symlink loop, mode 000, a FIFO, 2 GiB), and never throws here.
         std::vector<fs::path> files;
-        for (const auto& entry : fs::directory_iterator(dir, ec))
-            if (entry.is_regular_file() && entry.path().extension() == ".json")
-                files.push_back(entry.path());
+        fs::directory_iterator it(dir, ec);
+        for (; !ec && it != fs::directory_iterator(); it.increment(ec))
+            if (it->path().extension() == ".json")
+                files.push_back(it->path());
         if (ec)
             throw InputError(dir, "cannot read: " + ec.message());
         std::sort(files.begin(), files.end());
         for (const auto& f : files) {
             const std::size_t before = set.cases.size();
+            const std::string name = f.filename().string();
             try {
-                loadText(readTextFileBounded(f.string()), f.filename().string(), catalog, set);
-            } catch (const BadRecords& e) {
-                badRecords.insert(badRecords.end(), e.problems().begin(), e.problems().end());
+                loadText(readTextFileBounded(f.string()), name, catalog, set);
             } catch (const InputError& e) {
-                set.skipped.push_back(f.filename().string() + ": " + e.what());
+                // The whole file is skipped: named, with why (path = the file).
+                for (const auto& d : e.problems())
+                    set.problems.push_back({(fs::path(dir) / name).generic_string(),
+                                            d.path.empty() || d.path == f.string() || d.path == name
+                                                ? d.message + "; file skipped"
+                                                : d.path + ": " + d.message + "; file skipped"});
             }
             if (set.cases.size() > before)
                 set.sources.push_back((fs::path(dir) / f.filename()).generic_string() + ": " +
                                       std::to_string(set.cases.size() - before) + " records");
         }
     }
-    if (!badRecords.empty())
-        throw InputError(std::move(badRecords));
     return set;
 }
 

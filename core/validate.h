@@ -51,6 +51,10 @@ struct ValidationSet {
     std::vector<ValidationCase> cases;
     std::vector<std::string> skipped;  // "name: reason"
     std::vector<std::string> sources;  // "DIR/FILE: N records" per file that gave records
+    /// Bad input, each naming the file, the record and the key: files that could
+    /// not be read ("DIR/FILE": why; file skipped), records with a bad or
+    /// implausible value (skipped), metrics not scored (a missing value).
+    std::vector<Diagnostic> problems;
 };
 
 /// A measured record with a bad value (a zero pp, a negative batch...): each
@@ -62,8 +66,8 @@ public:
 
 /// Predicts every measured record in the JSON files of `dir` (files shaped like
 /// tests/data/calibration/measured-*.json or published.json). Throws InputError
-/// when the directory cannot be read or a record holds a bad value (every such
-/// problem at once); files that are not measured records are listed as skipped.
+/// when the directory cannot be read; bad files and records are skipped and
+/// listed in `skipped` with their file, record and key (loadValidationSet).
 ValidationReport validateDirectory(const std::string& dir, const Catalog& catalog);
 /// Same for one file's text; throws BadRecords for bad values, InputError when
 /// the text is not a JSON array of records.
@@ -71,7 +75,9 @@ void validateText(const std::string& text, const std::string& origin, const Cata
 void summarize(ValidationReport& report);
 
 /// Reads every measured record of the JSON files in `dirs` (in order, files by
-/// name), as validateDirectory does, without predicting them yet.
+/// name), as validateDirectory does, without predicting them yet. Never throws
+/// for a bad file or record: each is skipped and named in `problems`; throws
+/// InputError only when a directory cannot be listed.
 ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog);
 /// Predicts every case with `calibration` (nullptr = built-in) and summarizes;
 /// each row's caseIndex names its case.

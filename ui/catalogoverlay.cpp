@@ -4,6 +4,7 @@
 
 #include "core/catalog.h"
 #include "core/errors.h"
+#include "core/jsonparse.h"
 #include "core/userconfig.h"
 
 #include <QDir>
@@ -62,8 +63,13 @@ QString mergeIntoOverlay(const QString& path, const std::vector<nlohmann::json>&
         const QByteArray bytes = readFileBounded(path, kMaxReadBytes, &why);
         if (!why.isEmpty())
             return QObject::tr("cannot read the existing overlay %1: %2").arg(QDir::toNativeSeparators(path), why);
-        doc = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-        if (doc.is_discarded() || !doc.is_array())
+        try {
+            doc = gp::parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                path.toStdString());
+        } catch (const gp::InputError& e) {
+            return problemText(e);
+        }
+        if (!doc.is_array())
             return QObject::tr("the existing overlay is not a JSON array; fix or reset it first");
     }
     for (const auto& e : entries) {

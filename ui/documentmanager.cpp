@@ -127,10 +127,12 @@ bool DocumentManager::offerRecovery()
         }
         const SessionAutosave::Session& session = *loaded.session;
         const QString savedAt = QLocale().toString(session.savedAt, QLocale::ShortFormat);
+        // Elided: the prompt lays its text out whole, and a long name or path would freeze it.
+        const auto shown = [](const QString& s) { return s.size() > 120 ? s.left(117) + QStringLiteral("...") : s; };
         const QString what =
             session.file.isEmpty()
-                ? tr("an untitled scenario (“%1”)").arg(QString::fromStdString(session.scenario.name).toHtmlEscaped())
-                : tr("“%1”").arg(QDir::toNativeSeparators(session.file).toHtmlEscaped());
+                ? tr("an untitled scenario (“%1”)").arg(shown(QString::fromStdString(session.scenario.name)).toHtmlEscaped())
+                : tr("“%1”").arg(shown(QDir::toNativeSeparators(session.file)).toHtmlEscaped());
         const QString description =
             tr("<p>GPU Planner did not exit cleanly last time. Your unsaved changes to %1 were autosaved at %2.</p>"
                "<p>Restore them? If not, the autosave is kept as a .bak file in %3.</p>")

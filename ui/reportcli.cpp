@@ -1,16 +1,16 @@
 #include "reportcli.h"
 
 #include "reportbuilder.h"
-#include "settings.h"
 
 #include "core/calibration.h"
 #include "core/estimate.h"
+#include "core/tempfiles.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QString>
-#include <QTemporaryFile>
+#include <QFile>
 
 #include <cerrno>
 #include <cstdio>
@@ -27,17 +27,18 @@ namespace {
 
 std::string errnoText(const char* what, int err) { return std::string(what) + ": " + std::strerror(err); }
 
-/// A name for a temporary file in `dir` (created empty, so it is ours).
+/// A name for a temporary file in `dir` (created empty, so it is ours), registered
+/// so that SIGINT/SIGTERM remove it (core/tempfiles.h); forgetTempFile() when done.
 std::string reserveTemp(const QString& dir, std::string& error)
 {
-    QTemporaryFile tmp(QDir(dir).filePath(QStringLiteral(".gpuplanner-XXXXXX.part")));
-    tmp.setAutoRemove(false);
-    if (!tmp.open()) {
-        error = "cannot create a temporary file in " + dir.toStdString() + ": " + tmp.errorString().toStdString();
+    std::string path = QFile::encodeName(QDir(dir).filePath(QStringLiteral(".gpuplanner-XXXXXX.part"))).toStdString();
+    const int fd = gp::createRegisteredTempFile(path, 5);
+    if (fd < 0) {
+        error = "cannot create a temporary file in " + dir.toStdString() + ": " + std::strerror(errno);
         return std::string();
     }
-    tmp.close();
-    return tmp.fileName().toStdString();
+    ::close(fd);
+    return path;
 }
 
 /// fsync: a delayed write error (a full disk on NFS, say) surfaces here.
@@ -136,9 +137,12 @@ std::string writeAllOrNothing(const std::string& outPath,
         error = copyInto(temp, outPath);
     else if (error.empty() && std::rename(temp.c_str(), outPath.c_str()) != 0)
         error = errnoText("cannot replace the file", errno);
-    else if (error.empty())
+    else if (error.empty()) {
+        gp::forgetTempFile(temp);
         return error; // renamed: nothing left to remove
+    }
     std::remove(temp.c_str());
+    gp::forgetTempFile(temp);
     return error;
 }
 
@@ -169,7 +173,9 @@ ReportWriter makeHeadlessReportWriter(int argc, char** argv)
         const gp::Estimate est = gp::estimate(scenario, catalog, options);
         ReportBuilder builder(scenario, est, catalog);
         builder.setCalibration(calibration, calibration ? QString::fromStdString(calibration->source) : QString());
-        builder.setCurrency(Settings().currencySymbol());
+        // The CLI never opens the desktop app's settings (opening them may set a
+        // damaged file aside): the report shows the estimates' own currency, USD.
+        builder.setCurrency(QStringLiteral("$"));
         return writeAllOrNothing(outPath, [&](const std::string& path) {
             return builder.write(QString::fromStdString(path)).toStdString();
         });

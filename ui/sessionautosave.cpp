@@ -3,6 +3,7 @@
 #include "atomicfile.h"
 
 #include "core/errors.h"
+#include "core/jsonparse.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -186,8 +187,17 @@ SessionAutosave::Loaded SessionAutosave::load(const QString& path)
         out.error = tr("cannot open: %1").arg(error);
         return out;
     }
-    const auto doc = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
+    nlohmann::json doc;
+    try {
+        // Depth-limited: the scenario is dumped (recursive) below; a file nested
+        // 100,000 levels deep is refused here instead of crashing every start.
+        doc = gp::parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                            std::string());
+    } catch (const gp::InputError& e) {
+        out.error = tr("not readable JSON: %1").arg(QString::fromStdString(gp::printable(e.problems().front().message)));
+        return out;
+    }
+    if (!doc.is_object()) {
         out.error = tr("not a JSON object (the file is damaged or incomplete)");
         return out;
     }
@@ -198,8 +208,17 @@ SessionAutosave::Loaded SessionAutosave::load(const QString& path)
     }
     Session s;
     const auto file = doc.find("file");
-    if (file != doc.end() && file->is_string())
+    if (file != doc.end() && file->is_string()) {
+        // A path, not a megabyte: the restore prompt and the title bar show it.
+        constexpr std::size_t kMaxPathBytes = 4096;
+        if (file->get_ref<const std::string&>().size() > kMaxPathBytes) {
+            out.error = tr("its \"file\" is %1 bytes long; a file path is at most %2")
+                            .arg(QString::number(file->get_ref<const std::string&>().size()),
+                                 QString::number(kMaxPathBytes));
+            return out;
+        }
         s.file = QString::fromStdString(file->get<std::string>());
+    }
     const auto modified = doc.find("modified");
     s.modified = modified == doc.end() || !modified->is_boolean() || modified->get<bool>();
     const auto at = doc.find("saved_at");

@@ -29,10 +29,21 @@ const auto kSplitter = QStringLiteral("window/splitter");
 const auto kCalibration = QStringLiteral("estimates/calibrationFile");
 
 /// The file QSettings() keeps the application's settings in, "" where it is not a file.
+/// Worked out as QSettings does (the user's config folder, then organisation/application.conf)
+/// without constructing one: QSettings() reads its files in its constructor, so a FIFO there
+/// would block and a 2 GiB file be read whole before any check of ours.
 QString nativeSettingsFile()
 {
 #if defined(Q_OS_UNIX) && !defined(Q_OS_DARWIN)
-    return QFileInfo(QSettings().fileName()).absoluteFilePath();
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
+    if (base.isEmpty())
+        return {};
+    QString org = QCoreApplication::organizationName();
+    if (org.isEmpty())
+        org = QStringLiteral("Unknown Organization"); // QSettings' own fallback
+    const QString app = QCoreApplication::applicationName();
+    const QString name = app.isEmpty() ? org + QStringLiteral(".conf") : org + QLatin1Char('/') + app + QStringLiteral(".conf");
+    return QFileInfo(QDir(base).filePath(name)).absoluteFilePath();
 #else
     return {};
 #endif
@@ -90,11 +101,12 @@ void Settings::open()
                                    : std::make_unique<QSettings>(m_iniPath, QSettings::IniFormat);
     };
     const QFileInfo info(m_filePath);
-    if (m_staging && (info.exists() || info.isSymLink())) {
-        // Read here, bounded (a FIFO or /dev/zero is refused), and handed to QSettings as a copy.
+    if (!m_filePath.isEmpty() && (info.exists() || info.isSymLink())) {
+        // Read here, bounded (a FIFO or /dev/zero is refused, a 2 GiB file refused
+        // by its size), and handed to QSettings as a copy.
         QString why;
         const QByteArray bytes = readFileBounded(m_filePath, kMaxReadBytes, &why);
-        if (why.isEmpty()) {
+        if (why.isEmpty() && m_staging) {
             QFile copy(stagingPath());
             if (!copy.open(QIODevice::WriteOnly) || copy.write(bytes) != bytes.size() || !copy.flush())
                 why = tr("cannot copy it to %1: %2").arg(QDir::toNativeSeparators(stagingPath()), copy.errorString());

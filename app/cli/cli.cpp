@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -244,6 +245,15 @@ std::string joined(const std::vector<std::string>& dirs)
     return s;
 }
 
+/// Exit codes of validate and calibrate: a bad file or record is named on
+/// stderr (file, record, key, why) and skipped, and the run goes on with the
+/// rest (exit 0, or 1 for --check over a bound); nothing usable left is exit 2.
+void printProblems(const ValidationSet& set, std::ostream& err)
+{
+    for (const auto& d : set.problems)
+        err << d.text() << "\n";
+}
+
 int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.positional.empty())
@@ -254,6 +264,7 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
     const std::optional<Calibration> cal = calibrationArg(a, err);
     try {
         const ValidationSet set = loadValidationSet(a.positional, cat);
+        printProblems(set, err);
         const ValidationReport rep = predictSet(set, ptr(cal));
         if (rep.rows.empty()) {
             err << printable(joined(a.positional)) << ": no measured records found\n";
@@ -286,7 +297,22 @@ int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
     const std::optional<Calibration> cal = calibrationArg(a, err);
     CalibrationFit fit;
     try {
-        fit = fitCalibration(loadValidationSet(a.positional, cat), cal ? *cal : builtinCalibration());
+        const ValidationSet set = loadValidationSet(a.positional, cat);
+        printProblems(set, err);
+        fit = fitCalibration(set, cal ? *cal : builtinCalibration());
+        for (const auto& note : fit.uncertaintyNotes)
+            if (note.find("leave-one-out needs") != std::string::npos)
+                err << "warning: " << printable(note) << "\n";
+        // A constant the records drag to its physical bound: the data cannot
+        // place it (a wrong unit, or too few records of the kind it governs).
+        for (const auto& f : fit.fitted)
+            if (f.rows > 0 && f.atBound() && f.value != f.start) {
+                char line[256];
+                std::snprintf(line, sizeof line, "warning: %s moved from %.4g to its bound %.4g (%d records move it); "
+                                                 "check those records' units or add records of that kind\n",
+                              f.id.c_str(), f.start, f.value, f.records);
+                err << line;
+            }
     } catch (const InputError& e) {
         printProblems(err, e, "");
         return 2;
@@ -519,7 +545,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 {
     std::ostringstream buffer;
     const int code = runCommand(args, buffer, err, hooks);
-    const std::string text = buffer.str();
+    // Tables and messages went through printable(); JSON keeps text as given,
+    // so a bidi control in a name would still reorder the terminal: escaped here
+    // as JSON spells it (the same string to a JSON reader).
+    const std::string text = escapeFormatCharactersInJson(buffer.str());
     errno = 0;
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.flush();

@@ -1,6 +1,7 @@
 #include "filewrite.h"
 
 #include "core/launch.h"
+#include "core/tempfiles.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -32,13 +33,11 @@ std::string writeTextFileAtomically(const std::string& path, const std::string& 
     fs::path dir = fs::path(path).parent_path();
     if (dir.empty())
         dir = ".";
-    std::string pattern = (dir / ".gpuplanner-XXXXXX").string();
-    std::vector<char> name(pattern.begin(), pattern.end());
-    name.push_back('\0');
-    const int fd = ::mkstemp(name.data());
+    // Registered: SIGINT/SIGTERM while it exists removes it (core/tempfiles.h).
+    std::string temp = (dir / ".gpuplanner-XXXXXX.part").string();
+    const int fd = createRegisteredTempFile(temp, 5);
     if (fd < 0)
         return errnoText("cannot create a temporary file beside it", errno);
-    const std::string temp(name.data());
     std::string error;
     std::size_t done = 0;
     while (error.empty() && done < text.size()) {
@@ -70,6 +69,7 @@ std::string writeTextFileAtomically(const std::string& path, const std::string& 
         error = errnoText("cannot replace the file", errno);
     if (!error.empty())
         std::remove(temp.c_str());
+    forgetTempFile(temp);
     return error;
 }
 

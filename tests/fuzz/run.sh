@@ -5,7 +5,7 @@
 #   tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 #   SECONDS_PER_TARGET  default 30
-#   TARGET              scenario, hfconfig, overlay, validate (default: all four)
+#   TARGET              scenario, hfconfig, overlay, validate, calibration, records (default: all six)
 #
 # Each target uses its seed corpus tests/fuzz/corpus/<target>/ and its
 # dictionary tests/fuzz/<target>.dict (the format's keys and words).
@@ -23,10 +23,10 @@ set -u -o pipefail
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(scenario hfconfig overlay validate)
+[ ${#targets[@]} -eq 0 ] && targets=(scenario hfconfig overlay validate calibration records)
 
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
-    echo "usage: $0 [SECONDS_PER_TARGET] [scenario|hfconfig|overlay|validate ...]" >&2
+    echo "usage: $0 [SECONDS_PER_TARGET] [scenario|hfconfig|overlay|validate|calibration|records ...]" >&2
     exit 2
 fi
 
@@ -40,8 +40,8 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DGP_FUZZ=ON 
 build_targets=()
 for t in "${targets[@]}"; do
     case "$t" in
-    scenario|hfconfig|overlay|validate) build_targets+=("fuzz_$t") ;;
-    *) echo "unknown target '$t' (scenario, hfconfig, overlay, validate)" >&2; exit 2 ;;
+    scenario|hfconfig|overlay|validate|calibration|records) build_targets+=("fuzz_$t") ;;
+    *) echo "unknown target '$t' (scenario, hfconfig, overlay, validate, calibration, records)" >&2; exit 2 ;;
     esac
 done
 echo "== building ${build_targets[*]} (-j$jobs)"

@@ -1,0 +1,145 @@
+// Prints how long `calibrate` (the fit with its leave-one-out bands) and
+// `validate --cross` (the fit, then one leave-one-out refit per record) take on
+// N synthetic measured records (default 10,000), as the CLI runs them. Goal
+// (issue 20): under 60 s each on 2 cores. Asserts nothing (a figure, not a
+// timed test).
+//
+//   bench_calibrate [N] [DATA_DIR...]   (default data: tests/data/calibration,
+//                                        round2 and round3, run from the repository root)
+//
+// The records are the shipped measured runs' shapes, round-robin, each with its
+// measured values scaled by a deterministic factor in [0.8, 1.25] (noise a real
+// cluster's repeats would show), so every record is distinct.
+#include "core/calibrate.h"
+#include "core/calibration.h"
+#include "core/catalog.h"
+#include "core/fileread.h"
+#include "core/validate.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+double seconds(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+/// CPU seconds of the whole process (all threads) since the last call: on a
+/// shared machine the wall time says how busy the others are.
+double cpuSince()
+{
+    static std::clock_t last = std::clock();
+    const std::clock_t now = std::clock();
+    const double s = double(now - last) / CLOCKS_PER_SEC;
+    last = now;
+    return s;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const long n = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 10000;
+    std::vector<std::string> dataDirs;
+    for (int i = 2; i < argc; ++i)
+        dataDirs.push_back(argv[i]);
+    if (dataDirs.empty())
+        dataDirs = {"tests/data/calibration", "tests/data/round2", "tests/data/round3"};
+
+    // The templates: every scored measure.py record of the data dirs, with its GPU.
+    std::vector<json> templates;
+    for (const auto& dir : dataDirs) {
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().extension() == ".json")
+                files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            json doc = json::parse(gp::readTextFileBounded(f.string()));
+            if (doc.is_object() && doc.contains("records"))
+                doc = json(doc["records"]);
+            if (!doc.is_array())
+                continue;
+            std::string gpu;
+            for (const auto& r : doc)
+                if (r.is_object() && r.value("name", "") == "device")
+                    gpu = r.value("gpu_id", "");
+            for (auto r : doc) {
+                if (!r.is_object() || !r.contains("kind") || r["kind"] == "micro" || !r.value("ok", true) ||
+                    (r.contains("scored") && r["scored"] == false))
+                    continue;
+                if (!r.contains("gpu_id"))
+                    r["gpu_id"] = gpu;
+                templates.push_back(r);
+            }
+        }
+    }
+    if (templates.empty()) {
+        std::fprintf(stderr, "no measured records in the data dirs (run from the repository root)\n");
+        return 2;
+    }
+    // Deterministic noise: a 64-bit LCG.
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;
+    auto uniform = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return double(state >> 11) / double(1ull << 53);
+    };
+    json records = json::array();
+    records.push_back({{"name", "device"}, {"context_overhead_mib", 618.8}});
+    for (long i = 0; i < n; ++i) {
+        json r = templates[std::size_t(i) % templates.size()];
+        const double f = std::exp((uniform() * 2 - 1) * std::log(1.25));
+        for (const char* key : {"peak_reserved_mib", "tokens_per_s", "images_per_s", "decode_step_ms", "ttft_ms_prefill_only"})
+            if (r.contains(key) && r[key].is_number())
+                r[key] = r[key].get<double>() * f;
+        r["name"] = r.value("name", std::string("run")) + "-" + std::to_string(i);
+        records.push_back(r);
+    }
+    const fs::path dir = fs::temp_directory_path() / ("gpuplanner-bench-calibrate-" + std::to_string(n));
+    fs::create_directories(dir);
+    {
+        std::ofstream out(dir / "records.json");
+        out << records.dump();
+    }
+    std::printf("%ld synthetic records from %zu shapes in %s\n", n, templates.size(), dir.c_str());
+
+    const gp::Catalog& catalog = gp::Catalog::builtin();
+    (void)cpuSince();
+    auto t = std::chrono::steady_clock::now();
+    const gp::ValidationSet set = gp::loadValidationSet({dir.string()}, catalog);
+    std::printf("load:             %8.2f s wall %8.2f s CPU  (%zu records, %zu problems)\n", seconds(t), cpuSince(),
+                set.cases.size(), set.problems.size());
+    std::fflush(stdout);
+
+    // calibrate: the fit and its leave-one-out bands.
+    t = std::chrono::steady_clock::now();
+    const gp::CalibrationFit fit = gp::fitCalibration(set, gp::builtinCalibration());
+    std::printf("calibrate:        %8.2f s wall %8.2f s CPU  (%d sweeps, objective %.6g -> %.6g)\n", seconds(t),
+                cpuSince(), fit.sweeps, fit.objectiveStart, fit.objectiveEnd);
+    std::fflush(stdout);
+
+    // validate --cross: the fit without bands, then the leave-one-out predictions.
+    t = std::chrono::steady_clock::now();
+    gp::CalibrateOptions noLoo;
+    noLoo.leaveOneOut = false;
+    const gp::CalibrationFit full = gp::fitCalibration(set, gp::builtinCalibration(), noLoo);
+    const double fitS = seconds(t);
+    const gp::CrossValidation cv = gp::crossValidate(set, full.calibration);
+    std::printf("validate --cross: %8.2f s wall %8.2f s CPU  (fit %.2f s, leave-one-out %.2f s wall; %zu rows)\n",
+                seconds(t), cpuSince(), fitS, seconds(t) - fitS, cv.leaveOneOut.rows.size());
+    return 0;
+}
