@@ -313,7 +313,7 @@ ModelSpec hfConfigSpecFromText(std::string_view text, const std::string& origin)
     return spec;
 }
 
-ParsedScenario parseScenario(std::string_view text)
+ParsedScenario parseScenario(std::string_view text, bool keepProblems)
 {
     if (text.size() > kMaxScenarioBytes)
         throw InputError("scenario", "file is " + std::to_string(text.size() >> 20) +
@@ -396,7 +396,7 @@ ParsedScenario parseScenario(std::string_view text)
     }
     if (r.errors.empty()) {
         for (auto& d : validateScenario(s))
-            r.errors.push_back(std::move(d));
+            (keepProblems ? out.problems : r.errors).push_back(std::move(d));
     }
     if (!r.errors.empty())
         throw InputError(std::move(r.errors));

@@ -54,7 +54,7 @@ void EstimateController::recomputeNow()
     if (!m_scenario->isValid()) {
         QStringList lines;
         for (const auto& d : m_scenario->problems())
-            lines << QString::fromStdString(d.text());
+            lines << ScenarioModel::withLabel(d); // the field's label, as the form shows it
         m_error = lines.join(QLatin1Char('\n'));
         m_estimate = gp::Estimate{};
         m_estimate.scenario = s.name;
@@ -64,7 +64,7 @@ void EstimateController::recomputeNow()
         } catch (const gp::InputError& e) {
             QStringList lines;
             for (const auto& d : e.problems())
-                lines << QString::fromStdString(d.text());
+                lines << ScenarioModel::withLabel(d);
             m_error = lines.join(QLatin1Char('\n'));
             m_estimate = gp::Estimate{};
             m_estimate.scenario = s.name;

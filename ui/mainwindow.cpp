@@ -86,6 +86,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     m_form->setMinimumWidth(460); // it scrolls; room for the tabs on a 1366x768 screen
     connect(m_form, &ScenarioForm::errorOccurred, this, [this](const QString& t, const QString& m) { m_reportError(t, m); });
     connect(m_form, &ScenarioForm::importRequested, this, &MainWindow::importHfConfigDialog);
+    m_docs->setRefusedInputs([this] { return m_form->refusedInputs(); });
 
     m_resultsPage = new ResultsPage(m_controller);
 

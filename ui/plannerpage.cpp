@@ -276,8 +276,11 @@ void PlannerPage::showPlan()
 
     if (plan.options.empty()) {
         m_summary->setText(m_controller->hasResult()
-                               ? tr("<b>No option fits and meets the targets.</b> Relax a target, allow more GPUs "
-                                    "(hardware max count), or search the whole catalog.")
+                               ? (m_controller->suggestion().isEmpty()
+                                      ? tr("<b>No option fits and meets the targets.</b> Relax a target, allow more "
+                                           "GPUs (hardware max count), or search the whole catalog.")
+                                      : tr("<b>No option fits and meets the targets.</b> %1")
+                                            .arg(htmlEscape(m_controller->suggestion())))
                                : QString());
     } else {
         const auto& best = plan.options.front();

@@ -81,7 +81,9 @@ QWidget* FormBinder::number(Field f, const QString& tip, double step, int scaleE
     n->setScaleExponent(scaleExponent);
     n->setSingleStep(step);
     n->setStepMinimum(integer ? 1 : step);
-    n->setCheck([path = ScenarioModel::keyPath(f)](const QVariant& v) { return scenarioValueProblem(path, v); });
+    n->setCheck([path = ScenarioModel::keyPath(f)](const QVariant& v) {
+        return ScenarioModel::withLabel(scenarioValueProblem(path, v)); // the label, not the key path
+    });
     connect(n, &NumberField::valueEdited, this, [this, f](const QVariant& v) {
         if (!m_updating)
             m_model->setValue(f, v);

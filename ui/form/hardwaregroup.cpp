@@ -200,6 +200,19 @@ void HardwareGroup::setCatalog(const gp::Catalog& catalog)
         if (!names.isEmpty())
             m_migProfiles.insert(QString::fromStdString(g.id), names);
     }
+    // A slice picked with no GPU ticked ticks the GPUs that have it, in catalog
+    // order (ScenarioModel::dependentEdits).
+    std::vector<std::pair<QString, QStringList>> ordered;
+    for (const auto& g : catalog.gpus())
+        if (m_migProfiles.contains(QString::fromStdString(g.id)))
+            ordered.emplace_back(QString::fromStdString(g.id), m_migProfiles.value(QString::fromStdString(g.id)));
+    m_model->setMigGpuLookup([ordered](const QString& slice) {
+        QStringList ids;
+        for (const auto& [id, names] : ordered)
+            if (names.contains(slice))
+                ids << id;
+        return ids;
+    });
     m_catalogSize = static_cast<int>(catalog.gpus().size());
     m_binder->setUpdating(false);
     m_binder->showField(Field::Gpus);

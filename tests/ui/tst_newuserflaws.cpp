@@ -1,0 +1,336 @@
+// The desktop flaws a new user hit (issue 19), each reproduced through the
+// widgets or the file round trip: states the form can reach are states the
+// file format accepts, a refused field blocks Ctrl+S and is named by its label,
+// the planner says what would help, the decimal-separator hint.
+#include "ui/documentmanager.h"
+#include "ui/estimatecontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/numberfield.h"
+#include "ui/plancontroller.h"
+#include "ui/plannerpage.h"
+#include "ui/resultspage.h"
+#include "ui/scenarioform.h"
+#include "ui/scenariomodel.h"
+#include "ui/sessionautosave.h"
+#include "ui/settings.h"
+
+#include "core/catalog.h"
+#include "core/mig.h"
+#include "core/planner.h"
+#include "core/scenario.h"
+
+#include <QComboBox>
+#include <QRadioButton>
+#include <QStatusBar>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <memory>
+
+using namespace gp::ui;
+using Field = ScenarioModel::Field;
+
+class TestNewUserFlaws : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QStringList m_errors;
+    QStringList m_notices;
+
+    QString autosaveDir() const { return m_dir->filePath(QStringLiteral("autosave")); }
+
+    std::unique_ptr<MainWindow> makeWindow()
+    {
+        auto w = std::make_unique<MainWindow>(std::make_unique<Settings>(m_dir->filePath(QStringLiteral("s.ini"))));
+        w->setErrorReporter([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
+        w->setNotifier([this](const QString& t, const QString& m) { m_notices << t + QStringLiteral(": ") + m; });
+        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
+        w->documentManager()->setRecoveryPrompt([](const QString&) { return true; });
+        return w;
+    }
+
+    static QComboBox* combo(MainWindow& w, Field f) { return qobject_cast<QComboBox*>(w.form()->editorFor(f)); }
+
+    /// Clicks the "Training" or "Inference" radio button.
+    static void clickMode(MainWindow& w, gp::Mode mode)
+    {
+        const QString name = mode == gp::Mode::Training ? QStringLiteral("Mode: training") : QStringLiteral("Mode: inference");
+        for (auto* b : w.form()->editorFor(Field::Mode)->findChildren<QRadioButton*>())
+            if (b->accessibleName() == name)
+                return b->click();
+        QFAIL("no mode button");
+    }
+
+    static void pick(QComboBox* c, const QVariant& data)
+    {
+        const int i = c->findData(data);
+        QVERIFY(i >= 0);
+        c->setCurrentIndex(i);
+    }
+
+    /// What File > Open and the CLI do with a saved file.
+    static bool opensAgain(const QString& path, QString* why = nullptr)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return false;
+        try {
+            (void)gp::parseScenario(f.readAll().toStdString());
+            return true;
+        } catch (const gp::InputError& e) {
+            if (why)
+                *why = QString::fromStdString(e.problems().front().text());
+            return false;
+        }
+    }
+
+    /// Types into a number field as a user does: select all, type, each key an event.
+    static void typeInto(NumberField* n, const QString& text)
+    {
+        n->setFocus();
+        n->selectAll();
+        QTest::keyClicks(n, text);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir->filePath(QStringLiteral("no-overlay.json")).toUtf8());
+    }
+
+    void init()
+    {
+        m_errors.clear();
+        m_notices.clear();
+    }
+
+    // Flaw 1: Inference, "Serving engine", then Training: the runtime follows in the same undo step.
+    void servingThenTrainingSavesAFileThatOpens()
+    {
+        auto w = makeWindow();
+        ScenarioModel* m = w->documentManager()->model();
+        clickMode(*w, gp::Mode::Inference);
+        pick(combo(*w, Field::Runtime), static_cast<int>(gp::Runtime::Serving));
+        QCOMPARE(static_cast<int>(m->scenario().runtime), static_cast<int>(gp::Runtime::Serving));
+        const int steps = m->undoStack()->count();
+        clickMode(*w, gp::Mode::Training);
+        QCOMPARE(static_cast<int>(m->scenario().mode), static_cast<int>(gp::Mode::Training));
+        QCOMPARE(static_cast<int>(m->scenario().runtime), static_cast<int>(gp::Runtime::Eager));
+        QCOMPARE(combo(*w, Field::Runtime)->currentData().toInt(), static_cast<int>(gp::Runtime::Eager));
+        QVERIFY2(m->isValid(), qPrintable(m->problemTexts().join(QLatin1Char('\n'))));
+        QCOMPARE(m->undoStack()->count(), steps + 1); // one step: mode and runtime together
+        const QString path = m_dir->filePath(QStringLiteral("serving-then-training.gpuplan.json"));
+        QVERIFY(w->documentManager()->saveTo(path));
+        QString why;
+        QVERIFY2(opensAgain(path, &why), qPrintable(why));
+        m->undoStack()->undo();
+        QCOMPARE(static_cast<int>(m->scenario().mode), static_cast<int>(gp::Mode::Inference));
+        QCOMPARE(static_cast<int>(m->scenario().runtime), static_cast<int>(gp::Runtime::Serving));
+        // "Serving engine (...; inference only)" picked while training: the mode follows.
+        m->undoStack()->redo();
+        pick(combo(*w, Field::Runtime), static_cast<int>(gp::Runtime::Serving));
+        QCOMPARE(static_cast<int>(m->scenario().mode), static_cast<int>(gp::Mode::Inference));
+        QVERIFY(m->isValid());
+        QVERIFY(m_errors.isEmpty());
+    }
+
+    // Flaw 1: MIG slice "3g" with no GPU ticked ticks the GPUs that have a 3g slice.
+    void migSliceWithNoGpuTickedTicksTheGpusThatHaveIt()
+    {
+        auto w = makeWindow();
+        ScenarioModel* m = w->documentManager()->model();
+        QVERIFY(m->scenario().hardware.gpus.empty());
+        const int steps = m->undoStack()->count();
+        pick(combo(*w, Field::Mig), QStringLiteral("3g"));
+        QCOMPARE(m->scenario().hardware.mig, std::string("3g"));
+        QCOMPARE(m->scenario().hardware.count, 1);
+        const auto& ids = m->scenario().hardware.gpus;
+        QVERIFY(!ids.empty());
+        const gp::Catalog& catalog = w->resultsPage()->controller()->catalog();
+        std::size_t withSlice = 0;
+        for (const auto& g : catalog.gpus()) {
+            bool has = false;
+            for (const auto& p : gp::migProfiles(g))
+                has = has || p.name == "3g";
+            withSlice += has ? 1 : 0;
+            QCOMPARE(std::find(ids.begin(), ids.end(), g.id) != ids.end(), has);
+        }
+        QCOMPARE(ids.size(), withSlice);
+        QVERIFY(ids.size() >= 3); // A100, H100, H200 at least
+        QVERIFY2(m->isValid(), qPrintable(m->problemTexts().join(QLatin1Char('\n'))));
+        QCOMPARE(m->undoStack()->count(), steps + 1);
+        const QString path = m_dir->filePath(QStringLiteral("mig.gpuplan.json"));
+        QVERIFY(w->documentManager()->saveTo(path));
+        QString why;
+        QVERIFY2(opensAgain(path, &why), qPrintable(why));
+        // Unticking every GPU (clicking each ticked item) goes back to whole GPUs.
+        QListWidget* list = w->form()->gpuList();
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->checkState() == Qt::Checked)
+                list->item(i)->setCheckState(Qt::Unchecked);
+        QVERIFY(m->scenario().hardware.gpus.empty());
+        QCOMPARE(m->scenario().hardware.mig, std::string());
+        QVERIFY(m->isValid());
+        // Two GPUs per job with a slice: the slice goes, in the same step.
+        pick(combo(*w, Field::Mig), QStringLiteral("1g"));
+        w->form()->numberFor(Field::Count)->setValue(2);
+        QCOMPARE(m->scenario().hardware.count, 2);
+        QCOMPARE(m->scenario().hardware.mig, std::string());
+        m->undoStack()->undo();
+        QCOMPARE(m->scenario().hardware.count, 1);
+        QCOMPARE(m->scenario().hardware.mig, std::string("1g"));
+    }
+
+    // Flaw 1: a save never writes what open refuses; the message names labels.
+    void saveRefusesAScenarioOpenWouldRefuse()
+    {
+        auto w = makeWindow();
+        ScenarioModel* m = w->documentManager()->model();
+        m->setValues(QStringLiteral("layout"), {{Field::Tp, 2}, {Field::Count, 3}});
+        QVERIFY(!m->isValid());
+        const QString path = m_dir->filePath(QStringLiteral("refused.gpuplan.json"));
+        QVERIFY(!w->documentManager()->saveTo(path));
+        QVERIFY(!QFile::exists(path));
+        QCOMPARE(m_errors.size(), 1);
+        QVERIFY2(m_errors.first().contains(QStringLiteral("GPUs per job: must be a multiple of tp x pp = 2, got 3")),
+                 qPrintable(m_errors.first()));
+        QVERIFY(!m_errors.first().contains(QStringLiteral("hardware.count")));
+        QVERIFY(w->statusBar()->currentMessage().startsWith(QStringLiteral("Not saved")));
+        // The banner names the label too.
+        w->resultsPage()->controller()->recomputeNow();
+        QVERIFY(w->resultsPage()->controller()->error().startsWith(QStringLiteral("GPUs per job: ")));
+    }
+
+    // Flaw 1: a valid-JSON autosave of a scenario that breaks a rule is restored, its problems shown.
+    void autosaveWithProblemsIsRestoredAndTheyAreShown()
+    {
+        // What an older version let the form reach: training on a serving engine.
+        gp::Scenario s = gp::defaultScenario();
+        s.mode = gp::Mode::Training;
+        s.runtime = gp::Runtime::Serving;
+        s.training.microBatch = 7;
+        QVERIFY(QDir().mkpath(autosaveDir()));
+        const QString path = QDir(autosaveDir()).filePath(QStringLiteral("session-20200101-000000-9-1.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(SessionAutosave::serialize(SessionAutosave::Session{s, QString(), true, QDateTime::currentDateTime()}));
+        }
+        auto w = makeWindow();
+        QCOMPARE(w->documentManager()->autosave()->orphans(), QStringList{path});
+        QVERIFY2(w->documentManager()->offerRecovery(), qPrintable(m_notices.join(QLatin1Char('\n'))));
+        ScenarioModel* m = w->documentManager()->model();
+        QCOMPARE(static_cast<int>(m->scenario().runtime), static_cast<int>(gp::Runtime::Serving));
+        QCOMPARE(m->scenario().training.microBatch, 7);
+        QVERIFY(!m->isValid());
+        QVERIFY(w->isWindowModified());
+        QCOMPARE(m_notices.size(), 1);
+        QVERIFY2(m_notices.first().contains(QStringLiteral("restored with problems")), qPrintable(m_notices.first()));
+        QVERIFY(m_notices.first().contains(QStringLiteral("Runtime: \"serving\" (a serving engine")));
+        QVERIFY(!m_notices.first().contains(QStringLiteral("workload.runtime")));
+        // Saving is refused until it is fixed; picking "Eager" fixes it.
+        QVERIFY(!w->documentManager()->saveTo(m_dir->filePath(QStringLiteral("restored.gpuplan.json"))));
+        QCOMPARE(m_errors.size(), 1);
+        pick(combo(*w, Field::Runtime), static_cast<int>(gp::Runtime::Eager));
+        QVERIFY(m->isValid());
+        QVERIFY(!QFile::exists(path));
+        m_notices.clear();
+        w->close();
+    }
+
+    // Flaw 2: a refused value blocks Ctrl+S, named by its label, with the text typed.
+    void refusedFieldBlocksCtrlS()
+    {
+        auto w = makeWindow();
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        ScenarioModel* m = w->documentManager()->model();
+        NumberField* mb = w->form()->numberFor(Field::MicroBatch);
+        const int before = m->scenario().training.microBatch;
+        typeInto(mb, QStringLiteral("-4"));
+        QCOMPARE(m->scenario().training.microBatch, before); // the last good value is kept
+        QVERIFY2(mb->inputProblem().startsWith(QStringLiteral("Micro-batch (per GPU): ")), qPrintable(mb->inputProblem()));
+        QVERIFY(!mb->inputProblem().contains(QStringLiteral("workload.training")));
+        QTest::keySequence(w.get(), QKeySequence::Save); // Ctrl+S
+        QCOMPARE(m_errors.size(), 1);
+        QVERIFY2(m_errors.first().contains(QStringLiteral("Micro-batch (per GPU): ")), qPrintable(m_errors.first()));
+        QVERIFY(m_errors.first().contains(QStringLiteral("(typed \u201c-4\u201d)")));
+        QVERIFY(!m_errors.first().contains(QStringLiteral("workload.training.micro_batch")));
+        QVERIFY(w->statusBar()->currentMessage().startsWith(QStringLiteral("Not saved: Micro-batch (per GPU)")));
+        // Corrected: saving works.
+        typeInto(mb, QStringLiteral("3"));
+        QVERIFY(mb->inputProblem().isEmpty());
+        QVERIFY(w->documentManager()->saveProblem().isEmpty());
+        const QString path = m_dir->filePath(QStringLiteral("corrected.gpuplan.json"));
+        QVERIFY(w->documentManager()->saveTo(path));
+        QVERIFY(opensAgain(path));
+        w->close();
+    }
+
+    // Flaw 3: inference on "eager" with no option: the planner names the runtime that gives options.
+    void plannerSaysWhichRuntimeWouldHelp()
+    {
+        ScenarioModel m;
+        EstimateController estimates(&m);
+        PlanController controller(&m, &estimates);
+        PlannerPage page(&m, &controller);
+        // The shipped serving example (targets on TTFT, TPOT and requests/s), run "eager".
+        QFile f(QStringLiteral(GP_EXAMPLES_DIR "/llama31-70b-serve-targets.gpuplan.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        gp::Scenario s = gp::parseScenario(f.readAll().toStdString()).scenario;
+        s.runtime = gp::Runtime::Eager;
+        m.resetScenario(s);
+        controller.recomputeNow();
+        QVERIFY2(controller.error().isEmpty(), qPrintable(controller.error()));
+        if (!controller.result().options.empty())
+            QSKIP("eager finds options for this scenario now; the hint is for when it finds none");
+        gp::Scenario serving = s;
+        serving.runtime = gp::Runtime::Serving;
+        const long long feasible = gp::plan(serving, estimates.catalog(), gp::PlanRequest{1, nullptr}).feasible;
+        QVERIFY(feasible > 0);
+        QCOMPARE(controller.suggestion(),
+                 QStringLiteral("Switch the runtime to Serving engine: %1 options fit and meet the targets.").arg(feasible));
+        QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Switch the runtime to Serving engine")));
+    }
+
+    // Flaw 7: "2.5" where the decimal separator is ",": the message says so.
+    void decimalSeparatorHint()
+    {
+        QCOMPARE(NumberField::separatorHint(QStringLiteral("2.5"), QLocale(QLocale::German)),
+                 QStringLiteral("(the decimal separator here is \",\": type 2,5)"));
+        QCOMPARE(NumberField::separatorHint(QStringLiteral("2,5"), QLocale(QLocale::German)), QString());
+        QCOMPARE(NumberField::separatorHint(QStringLiteral("abc"), QLocale(QLocale::German)), QString());
+        const QLocale saved;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        {
+            auto w = makeWindow();
+            w->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+            NumberField* util = w->form()->numberFor(Field::Utilization);
+            const double before = w->documentManager()->model()->scenario().pricing.utilization;
+            typeInto(util, QStringLiteral("0.5"));
+            QVERIFY2(util->inputProblem().contains(QStringLiteral("the decimal separator here is \",\": type 0,5")),
+                     qPrintable(util->inputProblem()));
+            QCOMPARE(w->documentManager()->model()->scenario().pricing.utilization, before);
+            typeInto(util, QStringLiteral("0,5"));
+            QVERIFY(util->inputProblem().isEmpty());
+            QCOMPARE(w->documentManager()->model()->scenario().pricing.utilization, 0.5);
+            w->close();
+        }
+        QLocale::setDefault(saved);
+    }
+};
+
+QTEST_MAIN(TestNewUserFlaws)
+#include "tst_newuserflaws.moc"
