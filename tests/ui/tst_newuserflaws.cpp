@@ -14,11 +14,18 @@
 #include "ui/sessionautosave.h"
 #include "ui/settings.h"
 
+#include "ui/charts/chartfactory.h"
+
 #include "core/catalog.h"
+#include "core/estimate.h"
 #include "core/mig.h"
 #include "core/planner.h"
 #include "core/scenario.h"
 
+#include <QAbstractBarSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
 #include <QComboBox>
 #include <QRadioButton>
 #include <QStatusBar>
@@ -302,6 +309,53 @@ private slots:
         QCOMPARE(controller.suggestion(),
                  QStringLiteral("Switch the runtime to Serving engine: %1 options fit and meet the targets.").arg(feasible));
         QVERIFY(page.summaryLabel()->text().contains(QStringLiteral("Switch the runtime to Serving engine")));
+    }
+
+    // Flaw 4: the cost chart's bars and axis have one unit; a GPU without a price says so (app and PDF).
+    void costChartHasOneUnitAndSaysNoPrice()
+    {
+        gp::Scenario s = gp::defaultScenario();
+        s.mode = gp::Mode::Training;
+        s.training.datasetTokens = 1e9;
+        // H100 fits and has a run cost; MI210 has no price in the catalog; the L4 (24 GB) does not fit.
+        s.hardware.gpus = {"nvidia-h100-sxm", "amd-mi210", "nvidia-l4"};
+        const gp::Estimate e = gp::estimate(s, gp::Catalog::builtin());
+        QCOMPARE(costBasis(e), CostBasis::PerRun);
+        std::unique_ptr<QChart> chart(charts::buildChart(charts::ChartKind::Cost, e, charts::ChartOptions{}));
+        const auto xAxes = chart->axes(Qt::Horizontal);
+        QCOMPARE(xAxes.size(), 1);
+        QCOMPARE(xAxes.first()->titleText(), QStringLiteral("Cost to train (USD)"));
+        auto* bars = qobject_cast<QAbstractBarSeries*>(chart->series().first());
+        QVERIFY(bars);
+        QCOMPARE(bars->labelsFormat(), QStringLiteral("$@value")); // no "/h" on a cost-to-train axis
+        auto* yAxis = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).first());
+        QVERIFY(yAxis);
+        const QStringList categories = yAxis->categories();
+        QVERIFY2(categories.contains(QStringLiteral("MI210 (no price)")) ||
+                     std::any_of(categories.begin(), categories.end(),
+                                 [](const QString& c) { return c.contains(QStringLiteral("MI210")) && c.endsWith(QStringLiteral("(no price)")); }),
+                 qPrintable(categories.join(QStringLiteral(" | "))));
+        // Every bar's value is the run cost of its GPU, never its $/h.
+        for (QBarSet* set : bars->barSets()) {
+            const QString id = set->property("gpuId").toString();
+            const auto it = std::find_if(e.results.begin(), e.results.end(),
+                                         [&](const auto& r) { return QString::fromStdString(r.gpuId) == id; });
+            QVERIFY(it != e.results.end());
+            const double shown = set->sum();
+            const auto expected = costOn(*it, CostBasis::PerRun);
+            QCOMPARE(shown, expected.value_or(0.0));
+            if (it->usdPerHour > 0 && expected)
+                QVERIFY(shown != it->usdPerHour);
+        }
+        // Without a dataset size there is no run cost: every bar and the axis are $/h.
+        s.training.datasetTokens.reset();
+        s.training.datasetSamples.reset();
+        const gp::Estimate hourly = gp::estimate(s, gp::Catalog::builtin());
+        if (costBasis(hourly) == CostBasis::PerHour) {
+            std::unique_ptr<QChart> c2(charts::buildChart(charts::ChartKind::Cost, hourly, charts::ChartOptions{}));
+            QCOMPARE(c2->axes(Qt::Horizontal).first()->titleText(), QStringLiteral("Cost (USD/h)"));
+            QCOMPARE(qobject_cast<QAbstractBarSeries*>(c2->series().first())->labelsFormat(), QStringLiteral("$@value/h"));
+        }
     }
 
     // Flaw 7: "2.5" where the decimal separator is ",": the message says so.

@@ -232,6 +232,7 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     // elsewhere: stacked, every bar spans its whole row in the GPU's colour, and
     // zero-length bars draw neither a bar nor a label.
     auto* series = new QHorizontalStackedBarSeries;
+    const CostBasis basis = costBasis(e); // one unit for every bar, the axis's
     const QString what = kind == ChartKind::Throughput
                              ? QObject::tr("Throughput (%1, whole job)").arg(throughputUnit(e))
                              : comparableCostLabel(e);
@@ -242,8 +243,11 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     const int n = static_cast<int>(idx.size());
     for (int k = 0; k < n; ++k) {
         const auto& r = e.results[static_cast<std::size_t>(idx[static_cast<std::size_t>(k)])];
-        const auto v = kind == ChartKind::Throughput ? throughputOf(r) : comparableCost(r);
-        categories << gpuLabel(r);
+        const auto v = kind == ChartKind::Throughput ? throughputOf(r) : costOn(r, basis);
+        // An empty row says why: no price in the catalog, or no cost on this basis.
+        categories << (v || kind == ChartKind::Throughput ? gpuLabel(r)
+                       : r.usdPerHour <= 0                ? QObject::tr("%1 (no price)").arg(gpuLabel(r))
+                                                          : QObject::tr("%1 (no cost)").arg(gpuLabel(r)));
         auto* set = new QBarSet(gpuLabel(r));
         set->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
         const QColor col = gpuColor(QString::fromStdString(r.gpuId));
@@ -263,11 +267,8 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     QString unitSuffix;
     if (kind == ChartKind::Throughput) {
         unitSuffix = QLatin1Char(' ') + throughputUnit(e);
-    } else if (!idx.empty()) {
-        const auto& r0 = e.results[static_cast<std::size_t>(idx.front())];
-        const bool perRun = r0.training ? r0.training->costUsd.has_value()
-                                        : (r0.inference && r0.inference->usdPerMillionTokens.has_value());
-        unitSuffix = !perRun ? QObject::tr("/h") : r0.training ? QString() : QObject::tr("/M tokens");
+    } else {
+        unitSuffix = costSuffix(e);
     }
     series->setLabelsFormat(kind == ChartKind::Cost ? o.currency + QStringLiteral("@value") + unitSuffix
                                                     : QStringLiteral("@value") + unitSuffix);
@@ -312,10 +313,11 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
     // One series per GPU so the legend names every point (at most kMaxGpus of them).
     std::vector<QScatterSeries*> points;
     QList<QPointF> fpts;
+    const CostBasis basis = costBasis(e);
     for (const int i : sel.indices) {
         const auto& r = e.results[static_cast<std::size_t>(i)];
         const auto t = timeOf(r);
-        const auto c = comparableCost(r);
+        const auto c = costOn(r, basis);
         if (!t || !c || *t <= 0 || *c <= 0)
             continue;
         const bool onFront = std::find(pf.begin(), pf.end(), i) != pf.end();
@@ -434,10 +436,11 @@ ChartSelection chartSelection(ChartKind kind, const gp::Estimate& e, int maxGpus
 std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& candidates)
 {
     std::vector<int> out;
+    const CostBasis basis = costBasis(e);
     for (const int i : candidates) {
         const auto& r = e.results[static_cast<std::size_t>(i)];
         const auto t = timeOf(r);
-        const auto c = comparableCost(r);
+        const auto c = costOn(r, basis);
         if (!t || !c)
             continue;
         bool dominated = false;
@@ -446,7 +449,7 @@ std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& cand
                 continue;
             const auto& q = e.results[static_cast<std::size_t>(j)];
             const auto tq = timeOf(q);
-            const auto cq = comparableCost(q);
+            const auto cq = costOn(q, basis);
             if (!tq || !cq)
                 continue;
             if (*tq <= *t && *cq <= *c && (*tq < *t || *cq < *c)) {
