@@ -83,7 +83,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     connect(m_docs, &DocumentManager::scenarioLoaded, this, [this] { m_controller->recomputeNow(); });
 
     m_form = new ScenarioForm(m_docs->model(), this);
-    m_form->setMinimumWidth(460); // it scrolls; room for the tabs on a 1366x768 screen
+    m_form->setMinimumWidth(350); // its fields fit without scrolling sideways; the window fits 1024x600 and 1.5x scaling
     connect(m_form, &ScenarioForm::errorOccurred, this, [this](const QString& t, const QString& m) { m_reportError(t, m); });
     connect(m_form, &ScenarioForm::importRequested, this, &MainWindow::importHfConfigDialog);
     m_docs->setRefusedInputs([this] { return m_form->refusedInputs(); });
@@ -129,6 +129,10 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     setCentralWidget(m_splitter);
 
     m_statusSummary = new QLabel;
+    // The summary is long: it is cut at the window's edge (whole in its tooltip)
+    // instead of making the window as wide as the text.
+    m_statusSummary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_statusSummary->setMinimumWidth(0);
     m_statusFits = new QLabel;
     m_statusCalibration = new QLabel;
     statusBar()->addWidget(m_statusSummary, 1);
@@ -205,8 +209,8 @@ void MainWindow::restoreWindowLayout()
     if (sizes && std::all_of(sizes->begin(), sizes->end(), [](int v) { return v > 0; }))
         m_splitter->setSizes(*sizes);
     else {
-        // The form as wide as its fields want (600) where the tabs keep 700 px.
-        const int form = std::clamp(first.width() - 700, 460, 600);
+        // The form as wide as its fields want (600) where the tabs keep 500 px, at least 350.
+        const int form = std::clamp(first.width() - 500, 350, 600);
         m_splitter->setSizes({form, first.width() - form});
     }
 }
@@ -223,6 +227,7 @@ void MainWindow::updateStatus()
     const auto& e = m_controller->estimate();
     const auto& s = m_docs->model()->scenario();
     m_statusSummary->setText(scenarioSummary(s));
+    m_statusSummary->setToolTip(m_statusSummary->text());
     const int fit = static_cast<int>(std::count_if(e.results.begin(), e.results.end(), [](const auto& r) { return r.fits; }));
     m_statusFits->setText(tr("%1 of %2 GPUs fit").arg(fit).arg(e.results.size()));
 }

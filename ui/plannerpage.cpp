@@ -116,6 +116,8 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     auto* bar = new QHBoxLayout;
     auto* scopeLabel = new QLabel(tr("&Search:"));
     m_scope = new QComboBox;
+    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scope->setMinimumContentsLength(12); // the page fits a 1024-px window beside the form
     m_scope->addItem(tr("The scenario's GPUs (all when none ticked)"), static_cast<int>(PlanController::Scope::Scenario));
     m_scope->addItem(tr("The whole catalog"), static_cast<int>(PlanController::Scope::WholeCatalog));
     m_scope->setToolTip(tr("Which GPU types the planner tries; it always searches counts, layouts, formats and "

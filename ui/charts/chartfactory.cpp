@@ -25,6 +25,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -250,7 +251,7 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
                                                           : QObject::tr("%1 (no cost)").arg(gpuLabel(r)));
         auto* set = new QBarSet(gpuLabel(r));
         set->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
-        const QColor col = gpuColor(QString::fromStdString(r.gpuId));
+        const QColor col = sel.colours.value(QString::fromStdString(r.gpuId), gpuColor(QString::fromStdString(r.gpuId)));
         set->setColor(col);
         set->setBorderColor(col.darker(115));
         set->setLabelColor(labelColor);
@@ -326,7 +327,7 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
         s->setMarkerShape(onFront ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
         s->setMarkerSize(onFront ? 14 : 11);
         s->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
-        const QColor col = gpuColor(QString::fromStdString(r.gpuId));
+        const QColor col = sel.colours.value(QString::fromStdString(r.gpuId), gpuColor(QString::fromStdString(r.gpuId)));
         s->setColor(col);
         s->setBorderColor(onFront ? statusColor(Status::Bad) : col.darker(120));
         s->append(*t, *c);
@@ -467,9 +468,35 @@ std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& cand
     return out;
 }
 
+QHash<QString, QColor> chartColours(const gp::Estimate& e, int maxGpus)
+{
+    // Distinct hues first, then the darker and the paler ones (after Trubetskoy's
+    // "20 distinct colours", without those too pale for a white page).
+    static constexpr std::array<QRgb, 16> kDistinct{0x4363d8, 0xe6194b, 0x3cb44b, 0xf58231, 0x911eb4, 0x42d4f4,
+                                                    0xf032e6, 0x9a6324, 0x469990, 0x800000, 0x808000, 0x000075,
+                                                    0xbfef45, 0xdcbeff, 0xfabed4, 0xa9a9a9};
+    std::vector<bool> shown(e.results.size(), false);
+    for (int k = 0; k < kChartKindCount; ++k)
+        for (const int i : chartSelection(static_cast<ChartKind>(k), e, maxGpus).indices)
+            shown[static_cast<std::size_t>(i)] = true;
+    QHash<QString, QColor> out;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < e.results.size(); ++i) {
+        if (!shown[i])
+            continue;
+        const QString id = QString::fromStdString(e.results[i].gpuId);
+        if (out.contains(id))
+            continue;
+        out.insert(id, next < kDistinct.size() ? QColor(kDistinct[next]) : gpuColor(id));
+        ++next;
+    }
+    return out;
+}
+
 QChart* buildChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& options)
 {
-    const ChartSelection sel = chartSelection(kind, e, options.maxGpus);
+    ChartSelection sel = chartSelection(kind, e, options.maxGpus);
+    sel.colours = chartColours(e, options.maxGpus);
     switch (kind) {
     case ChartKind::Vram: return vramChart(e, sel, options);
     case ChartKind::Throughput:

@@ -1,6 +1,8 @@
 #pragma once
 // The only door to Qt Charts: everything outside ui/charts/ uses these
 // declarations and never includes a Qt Charts header.
+#include <QColor>
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -32,7 +34,14 @@ struct ChartOptions {
 struct ChartSelection {
     std::vector<int> indices;
     QString caption;
+    /// GPU id -> colour, the same in every chart of the estimate (chartColours).
+    QHash<QString, QColor> colours;
 };
+/// The colours of the GPUs an estimate's charts show: the union of every
+/// chart's selection, in the estimate's order, each its own entry of a palette
+/// of 16 colours told apart on white and on dark; beyond 16 (or for a GPU no
+/// chart shows), gpuColor. The same GPU has the same colour in every chart.
+QHash<QString, QColor> chartColours(const gp::Estimate& e, int maxGpus = kMaxGpus);
 ChartSelection chartSelection(ChartKind kind, const gp::Estimate& e, int maxGpus = kMaxGpus);
 
 QString chartTitle(ChartKind kind);

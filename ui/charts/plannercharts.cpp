@@ -252,15 +252,10 @@ QChart* buildRentBuyChart(const gp::RentVsBuy& r, const ChartOptions& o)
         mark->setColor(statusColor(Status::Bad));
         mark->setBorderColor(textColor(o));
         mark->append(m, y);
-        mark->setPointLabelsVisible(true);
-        mark->setPointLabelsFormat(QObject::tr("  break-even, month @xPoint"));
-        mark->setPointLabelsColor(textColor(o));
-        QFont f = mark->pointLabelsFont();
-        f.setBold(true);
-        mark->setPointLabelsFont(f);
-        mark->setPointLabelsClipping(false);
+        // Named in the legend ("Break-even: month N"), outside the plot: a label
+        // beside the point sat on the curves that cross there (issue 19).
+        mark->setPointLabelsVisible(false);
         chart->addSeries(mark);
-        hideLegendFor(chart, mark); // the point's own label says it
         QObject::connect(mark, &QScatterSeries::hovered, chart, [m, y, currency = o.currency](const QPointF&, bool on) {
             if (on)
                 showTip(QObject::tr("Break-even in month %1: owning has cost %2 so far").arg(m).arg(formatMoney(y, currency)));
@@ -321,7 +316,7 @@ ChartView::ChartView(const QString& accessibleName, QWidget* parent)
 {
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setAccessibleName(accessibleName);
-    m_view->setMinimumSize(320, 240);
+    m_view->setMinimumSize(220, 200); // the page fits a 1024-px window (or 1.5x scaling) beside the form
     m_view->setChart(new QChart);
     m_caption->setWordWrap(true);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);

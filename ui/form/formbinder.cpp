@@ -49,7 +49,13 @@ void FormBinder::alignLabelColumns()
                     labels.push_back(l);
                     width = std::max(width, l->sizeHint().width());
                 }
+    // A long label wraps instead of widening every row (the form must fit a
+    // narrow window: 1024x600, or 1.5x scaling).
+    constexpr int kMaxLabelWidth = 120;
+    width = std::min(width, kMaxLabelWidth);
     for (auto* l : labels) {
+        if (l->sizeHint().width() > width)
+            l->setWordWrap(true);
         l->setMinimumWidth(width);
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
