@@ -15,11 +15,15 @@
 #include "ui/settings.h"
 
 #include "ui/charts/chartfactory.h"
+#include "ui/charts/plannercharts.h"
+#include "ui/modelspecs.h"
+#include "tests/common/hfconfigs.h"
 
 #include "core/catalog.h"
 #include "core/estimate.h"
 #include "core/mig.h"
 #include "core/planner.h"
+#include "core/rentbuy.h"
 #include "core/scenario.h"
 
 #include <QAbstractBarSeries>
@@ -27,6 +31,9 @@
 #include <QBarSet>
 #include <QChart>
 #include <QComboBox>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QScatterSeries>
 #include <QRadioButton>
 #include <QStatusBar>
 #include <QDir>
@@ -356,6 +363,64 @@ private slots:
             QCOMPARE(c2->axes(Qt::Horizontal).first()->titleText(), QStringLiteral("Cost (USD/h)"));
             QCOMPARE(qobject_cast<QAbstractBarSeries*>(c2->series().first())->labelsFormat(), QStringLiteral("$@value/h"));
         }
+    }
+
+    // Flaw 8: the memory chart's tooltip names the GPU; the break-even is named off the curves.
+    void chartsNameWhatTheyShow()
+    {
+        QCOMPARE(charts::detail::memoryTip(QStringLiteral("RTX 4090"), QStringLiteral("Weights"), 15.01),
+                 QStringLiteral("RTX 4090 — Weights: 15 GiB"));
+        gp::Scenario s = gp::defaultScenario();
+        s.hardware.gpus = {"nvidia-h100-sxm"};
+        const auto& h100 = *gp::Catalog::builtin().find("nvidia-h100-sxm");
+        const gp::RentVsBuy r = gp::rentVsBuy(s, h100, 1);
+        QVERIFY(r.breakEvenMonth.has_value());
+        std::unique_ptr<QChart> chart(charts::buildRentBuyChart(r, charts::ChartOptions{}));
+        const auto all = chart->series();
+        const auto mark = std::find_if(all.begin(), all.end(), [&](QAbstractSeries* x) {
+            return x->name() == charts::breakEvenSeriesName(*r.breakEvenMonth);
+        });
+        QVERIFY(mark != all.end());
+        auto* scatter = qobject_cast<QScatterSeries*>(*mark);
+        QVERIFY(scatter);
+        QVERIFY(!scatter->pointLabelsVisible()); // no text on the curves
+        const auto markers = chart->legend()->markers(scatter);
+        QCOMPARE(markers.size(), 1);
+        // In the legend as the curves are ("Break-even: month N").
+        QCOMPARE(markers.first()->isVisible(), chart->legend()->markers(all.first()).first()->isVisible());
+        QCOMPARE(markers.first()->label(), QStringLiteral("Break-even: month %1").arg(*r.breakEvenMonth));
+    }
+
+    // Flaw 8: a Qwen2.5 config.json names the scenario from the model, not "qwen2".
+    void importedConfigNamesTheScenarioFromTheModel()
+    {
+        QCOMPARE(modelNameFromPath(QStringLiteral("/data/Qwen2.5-7B/config.json")), QStringLiteral("Qwen2.5 7B"));
+        QCOMPARE(modelNameFromPath(QStringLiteral("/home/u/.cache/huggingface/hub/models--Qwen--Qwen2.5-7B/snapshots/"
+                                                  "a09a35458c702b33eeacc393d103063234e8bc28/config.json")),
+                 QStringLiteral("Qwen2.5 7B"));
+        QCOMPARE(modelNameFromPath(QStringLiteral("/home/u/Downloads/Llama-3.1-8B-Instruct-config.json")),
+                 QStringLiteral("Llama 3.1 8B Instruct"));
+        QCOMPARE(modelNameFromPath(QStringLiteral("/home/u/Downloads/config.json")), QString());
+        // Through the form, as File > Import config.json... does it.
+        const QString dir = m_dir->filePath(QStringLiteral("Qwen2.5-72B"));
+        QVERIFY(QDir().mkpath(dir));
+        QFile f(dir + QStringLiteral("/config.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(gp::test::kQwen25_72bConfig);
+        f.close();
+        auto w = makeWindow();
+        w->form()->importHfConfig(f.fileName());
+        QVERIFY2(m_errors.isEmpty(), qPrintable(m_errors.join(QLatin1Char('\n'))));
+        const auto& sc = w->documentManager()->model()->scenario();
+        QCOMPARE(QString::fromStdString(sc.model.name), QStringLiteral("Qwen2.5 72B"));
+        QVERIFY2(QString::fromStdString(sc.name).startsWith(QStringLiteral("Qwen2.5 72B")), sc.name.c_str());
+        QCOMPARE(sc.model.hidden, 8192); // the rest of the config as written
+        // Saved and opened again: the same name.
+        const QString path = m_dir->filePath(QStringLiteral("qwen.gpuplan.json"));
+        QVERIFY(w->documentManager()->saveTo(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(gp::parseScenario(saved.readAll().toStdString()).scenario.model.name, std::string("Qwen2.5 72B"));
     }
 
     // Flaw 7: "2.5" where the decimal separator is ",": the message says so.

@@ -137,6 +137,11 @@ void showTip(const QString& text)
     QToolTip::showText(QCursor::pos(), text);
 }
 
+QString memoryTip(const QString& gpu, const QString& part, double gib)
+{
+    return QObject::tr("%1 — %2: %3 GiB").arg(gpu, part, formatNumber(gib, 3)); // names the GPU (issue 19)
+}
+
 } // namespace detail
 
 namespace {
@@ -212,10 +217,10 @@ QChart* vramChart(const gp::Estimate& e, const ChartSelection& sel, const ChartO
     capacity->attachAxis(axisY);
 
     QObject::connect(series, &QHorizontalStackedBarSeries::hovered, chart,
-                     [n = static_cast<int>(idx.size())](bool on, int index, QBarSet* set) {
-                         if (!on || index < 0 || index >= n)
+                     [categories](bool on, int index, QBarSet* set) {
+                         if (!on || index < 0 || index >= categories.size())
                              return;
-                         showTip(QObject::tr("%1: %2 GiB").arg(set->label(), formatNumber(set->at(index), 3)));
+                         showTip(memoryTip(categories[index], set->label(), set->at(index)));
                      });
     QObject::connect(capacity, &QScatterSeries::hovered, chart, [categories](const QPointF& p, bool on) {
         const int k = static_cast<int>(std::lround(p.y()));
@@ -468,26 +473,32 @@ std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& cand
     return out;
 }
 
-QHash<QString, QColor> chartColours(const gp::Estimate& e, int maxGpus)
+QColor distinctColour(int i, const QString& gpuId)
 {
     // Distinct hues first, then the darker and the paler ones (after Trubetskoy's
     // "20 distinct colours", without those too pale for a white page).
     static constexpr std::array<QRgb, 16> kDistinct{0x4363d8, 0xe6194b, 0x3cb44b, 0xf58231, 0x911eb4, 0x42d4f4,
                                                     0xf032e6, 0x9a6324, 0x469990, 0x800000, 0x808000, 0x000075,
                                                     0xbfef45, 0xdcbeff, 0xfabed4, 0xa9a9a9};
+    return i >= 0 && i < static_cast<int>(kDistinct.size()) ? QColor(kDistinct[static_cast<std::size_t>(i)])
+                                                            : gpuColor(gpuId);
+}
+
+QHash<QString, QColor> chartColours(const gp::Estimate& e, int maxGpus)
+{
     std::vector<bool> shown(e.results.size(), false);
     for (int k = 0; k < kChartKindCount; ++k)
         for (const int i : chartSelection(static_cast<ChartKind>(k), e, maxGpus).indices)
             shown[static_cast<std::size_t>(i)] = true;
     QHash<QString, QColor> out;
-    std::size_t next = 0;
+    int next = 0;
     for (std::size_t i = 0; i < e.results.size(); ++i) {
         if (!shown[i])
             continue;
         const QString id = QString::fromStdString(e.results[i].gpuId);
         if (out.contains(id))
             continue;
-        out.insert(id, next < kDistinct.size() ? QColor(kDistinct[next]) : gpuColor(id));
+        out.insert(id, distinctColour(next, id));
         ++next;
     }
     return out;

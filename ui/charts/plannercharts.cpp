@@ -84,6 +84,7 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
     };
     std::vector<std::string> order;
     std::map<std::string, Group> groups;
+    std::map<std::string, int> gpuIndex; // the distinct palette, in the options' order
     QList<QPointF> front;
     double minX = std::numeric_limits<double>::max(), maxX = 0, minY = std::numeric_limits<double>::max(), maxY = 0;
     bool any = false;
@@ -94,8 +95,9 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
         auto it = groups.find(key);
         if (it == groups.end()) {
             auto* s = new QScatterSeries;
-            // The GPU's own colour (as in every chart); its MIG slices as triangles.
-            const QColor col = gpuColor(QString::fromStdString(opt.gpu));
+            // A colour per GPU from the distinct palette (its MIG slices share it, as triangles).
+            const int k = gpuIndex.emplace(opt.gpu, static_cast<int>(gpuIndex.size())).first->second;
+            const QColor col = distinctColour(k, QString::fromStdString(opt.gpu));
             s->setColor(col);
             s->setBorderColor(col.darker(120));
             s->setMarkerShape(opt.mig.empty() ? QScatterSeries::MarkerShapeCircle : QScatterSeries::MarkerShapeTriangle);
