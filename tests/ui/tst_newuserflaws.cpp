@@ -17,6 +17,7 @@
 #include "ui/charts/chartfactory.h"
 #include "ui/charts/plannercharts.h"
 #include "ui/modelspecs.h"
+#include "ui/reporttables.h"
 #include "tests/common/hfconfigs.h"
 
 #include "core/catalog.h"
@@ -30,7 +31,11 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QAbstractTextDocumentLayout>
 #include <QComboBox>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QScatterSeries>
@@ -421,6 +426,46 @@ private slots:
         QFile saved(path);
         QVERIFY(saved.open(QIODevice::ReadOnly));
         QCOMPARE(gp::parseScenario(saved.readAll().toStdString()).scenario.model.name, std::string("Qwen2.5 72B"));
+    }
+
+    // Flaw 5: report tables break lines only between words: prices and header words stay whole.
+    void reportTablesKeepWordsWhole()
+    {
+        QString html = QStringLiteral("<table border='1' cellspacing='0' width='100%'><tr>");
+        for (const char* h : {"#", "GPU", "Count", "Layout", "Precision", "Batch / replica", "Replicas", "Users / replica",
+                              "$/h", "USD per hour for the load", "TPOT (ms)", "GiB / GPU"})
+            html += QStringLiteral("<th>%1</th>").arg(QString::fromLatin1(h));
+        html += QStringLiteral("</tr>");
+        for (int i = 0; i < 3; ++i)
+            html += QStringLiteral("<tr><td align='right'>10</td><td>Instinct MI355X</td><td align='right'>1</td><td>single GPU</td>"
+                                   "<td>fp4</td><td>batch 16</td><td align='right'>1</td><td>27 (TTFT)</td>"
+                                   "<td align='right'>$1.99</td><td align='right'>$3.50</td><td align='right'>9.88</td>"
+                                   "<td align='right'>59.8 / 287</td></tr>");
+        html += QStringLiteral("</table>");
+        const auto midWordBreaks = [](QTextDocument& d) {
+            (void)d.documentLayout()->documentSize();
+            QStringList broken;
+            for (QTextBlock b = d.begin(); b.isValid(); b = b.next())
+                for (int i = 0; i + 1 < b.layout()->lineCount(); ++i) {
+                    const int end = b.layout()->lineAt(i).textStart() + b.layout()->lineAt(i).textLength();
+                    if (end > 0 && end < b.text().size() && !b.text().at(end - 1).isSpace() && !b.text().at(end).isSpace())
+                        broken << b.text();
+                }
+            return broken;
+        };
+        for (const double width : {600.0, 700.0, 800.0}) {
+            QTextDocument plain;
+            plain.setTextWidth(width);
+            plain.setHtml(html);
+            if (width < 650)
+                QVERIFY(!midWordBreaks(plain).isEmpty()); // Qt alone breaks "Precision", "Replicas", "Instinct"
+            QTextDocument fitted;
+            fitted.setTextWidth(width);
+            fitted.setHtml(html);
+            fitTableColumns(fitted);
+            const QStringList broken = midWordBreaks(fitted);
+            QVERIFY2(broken.isEmpty(), qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(broken.join(QStringLiteral(", ")))));
+        }
     }
 
     // Flaw 7: "2.5" where the decimal separator is ",": the message says so.
