@@ -60,6 +60,7 @@ MainWindow::MainWindow(std::unique_ptr<Settings> settings, QWidget* parent)
     , m_controller(new EstimateController(m_docs->model(), this))
 {
     initUiResources();
+    useCNumbers(); // the core's text and the UI's numbers in one locale
     setWindowIcon(QIcon(QStringLiteral(":/icons/gpuplanner.svg")));
     setAcceptDrops(true);
     m_currency = m_settings->currencySymbol();

@@ -3,6 +3,7 @@
 // file format accepts, a refused field blocks Ctrl+S and is named by its label,
 // the planner says what would help, the decimal-separator hint.
 #include "ui/documentmanager.h"
+#include "ui/format.h"
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/numberfield.h"
@@ -51,6 +52,8 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <clocale>
+#include <cstdio>
 #include <memory>
 
 using namespace gp::ui;
@@ -466,6 +469,23 @@ private slots:
             const QStringList broken = midWordBreaks(fitted);
             QVERIFY2(broken.isEmpty(), qPrintable(QStringLiteral("%1 px: %2").arg(width).arg(broken.join(QStringLiteral(", ")))));
         }
+    }
+
+    // Flaw 7 (and issue 20's report line): one locale for the numbers of a screen. QApplication
+    // set LC_NUMERIC from the environment, so the core's snprintf wrote "8,03B" under de_DE.
+    void coreTextAndUiNumbersShareOneLocale()
+    {
+        const bool german = std::setlocale(LC_NUMERIC, "de_DE.UTF-8") != nullptr;
+        if (!german)
+            QVERIFY(std::setlocale(LC_NUMERIC, "C.UTF-8") != nullptr || std::setlocale(LC_NUMERIC, "C.utf8") != nullptr);
+        auto w = makeWindow();
+        QCOMPARE(QByteArray(std::setlocale(LC_NUMERIC, nullptr)), QByteArray("C"));
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", 8.03);
+        QCOMPARE(QByteArray(buf), QByteArray("8.03")); // as the core writes it now, whatever the environment
+        QCOMPARE(formatNumber(15.01, 4), QStringLiteral("15.01"));
+        if (!german)
+            qInfo("de_DE.UTF-8 is not installed here: checked the reset from C.UTF-8");
     }
 
     // Flaw 7: "2.5" where the decimal separator is ",": the message says so.
