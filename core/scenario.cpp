@@ -313,20 +313,6 @@ ModelSpec hfConfigSpecFromText(std::string_view text, const std::string& origin)
     }
     if (!doc.is_object())
         throw InputError(origin, "a config.json is a JSON object, got " + detail::describe(doc));
-    // Hub config.json files rarely name the model: the folder (".../gpt-oss-120b/config.json")
-    // or the file ("gpt-oss-120b.json") does.
-    if (!doc.contains("_name_or_path") && origin.size() > 5 && origin.substr(origin.size() - 5) == ".json") {
-        std::string file = origin.substr(origin.find_last_of("/\\") == std::string::npos ? 0 : origin.find_last_of("/\\") + 1);
-        std::string name = file.substr(0, file.size() - 5);
-        if (file == "config.json") {
-            const std::string dir = origin.substr(0, origin.size() - file.size());
-            const std::string trimmed = dir.empty() ? dir : dir.substr(0, dir.size() - 1);
-            const auto slash = trimmed.find_last_of("/\\");
-            name = slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
-        }
-        if (!name.empty() && name != "config")
-            doc["_name_or_path"] = name;
-    }
     ModelSpec spec;
     spec.form = ModelSpec::Form::HfConfig;
     spec.jsonText = doc.dump(2);
@@ -334,7 +320,7 @@ ModelSpec hfConfigSpecFromText(std::string_view text, const std::string& origin)
     return spec;
 }
 
-ParsedScenario parseScenario(std::string_view text)
+ParsedScenario parseScenario(std::string_view text, bool keepProblems)
 {
     if (text.size() > kMaxScenarioBytes)
         throw InputError("scenario", "file is " + std::to_string(text.size() >> 20) +
@@ -428,7 +414,7 @@ ParsedScenario parseScenario(std::string_view text)
     }
     if (r.errors.empty()) {
         for (auto& d : validateScenario(s))
-            r.errors.push_back(std::move(d));
+            (keepProblems ? out.problems : r.errors).push_back(std::move(d));
     }
     if (!r.errors.empty())
         throw InputError(std::move(r.errors));

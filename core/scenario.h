@@ -107,11 +107,15 @@ struct Scenario {
 struct ParsedScenario {
     Scenario scenario;
     std::vector<Diagnostic> warnings; // unknown keys and other non-fatal notes
+    std::vector<Diagnostic> problems; // keepProblems only: what validateScenario found
 };
 
 /// Parses and validates a scenario document (UTF-8 JSON text). Throws
-/// InputError listing every problem, each naming its key path.
-ParsedScenario parseScenario(std::string_view text);
+/// InputError listing every problem, each naming its key path. keepProblems:
+/// a document that reads cleanly and only breaks the range and cross-field
+/// rules (validateScenario) is returned with those in `problems` instead (the
+/// app's crash recovery restores such an autosave and shows them).
+ParsedScenario parseScenario(std::string_view text, bool keepProblems = false);
 
 /// Reads a Hugging Face config.json (as a file's text) into a model spec,
 /// refusing oversized, too deeply nested or unreadable input; throws InputError.

@@ -120,7 +120,8 @@ void ComparisonModel::rebuild()
         addRow(tr("Batch latency (ms)"), Better::Lower, [](const G& g) -> O { return g.inference ? g.inference->latencyMs : O(); });
     }
     addRow(tr("Price, whole job (%1/h)").arg(m_currency), Better::Lower, [](const G& g) -> O { return g.usdPerHour; }, true);
-    addRow(comparableCostLabel(m_estimate), Better::Lower, [](const G& g) { return comparableCost(g); }, true,
+    addRow(comparableCostLabel(m_estimate), Better::Lower,
+           [basis = costBasis(m_estimate)](const G& g) { return costOn(g, basis); }, true,
            training ? "cost.total" : "cost.per_million");
     addRow(tr("Throughput uncertainty (±%, 1σ)"), Better::None, [](const G& g) -> O { return g.uncertainty.throughput * 100; });
     addRow(tr("Memory uncertainty (±%, 1σ)"), Better::None, [](const G& g) -> O { return g.uncertainty.memory * 100; });

@@ -30,7 +30,7 @@ ComparisonView::ComparisonView(QWidget* parent)
         c->setToolTip(i == 0 ? tr("The baseline the ratios refer to; type to search")
                              : tr("Another GPU (or none); type to search"));
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        c->setMinimumContentsLength(7); // four in a row on a 1366x768 screen
+        c->setMinimumContentsLength(4); // four in a row in a 1024-px window
         connect(c, &GpuPicker::idChanged, this, [this] {
             if (!m_updating)
                 choicesChanged();

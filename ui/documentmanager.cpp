@@ -154,6 +154,11 @@ bool DocumentManager::offerRecovery()
             keepAsBak(path);
         }
         restored = true;
+        if (!m_model->isValid()) // restored as it was; the form marks what to fix
+            m_notify(tr("Autosave restored with problems"),
+                     tr("The session autosaved at %1 is restored as it was. Fix these before saving (the fields are "
+                        "marked):\n%2")
+                         .arg(savedAt, m_model->problemTexts().join(QLatin1Char('\n'))));
         QString message = tr("Restored the session autosaved at %1.").arg(savedAt);
         if (!loaded.warnings.isEmpty())
             message += QLatin1Char(' ') + tr("Warnings: %1").arg(loaded.warnings.join(QStringLiteral("; ")));
@@ -224,8 +229,35 @@ bool DocumentManager::openFile(const QString& path)
     return true;
 }
 
+QString DocumentManager::saveProblem() const
+{
+    const QStringList refused = m_refusedInputs ? m_refusedInputs() : QStringList();
+    if (!refused.isEmpty())
+        return tr("A field holds a value it refused; the scenario still has the last good value there, and saving "
+                  "would write that without a word. Correct the field, then "
+                  "save:\n%1")
+            .arg(refused.join(QLatin1Char('\n')));
+    if (!m_model->isValid())
+        return tr("The scenario breaks these rules, so the file would not open again. Fix them (the fields are "
+                  "marked), then save:\n%1")
+            .arg(m_model->problemTexts().join(QLatin1Char('\n')));
+    return QString();
+}
+
+bool DocumentManager::checkSavable()
+{
+    const QString problem = saveProblem();
+    if (problem.isEmpty())
+        return true;
+    emit statusMessage(tr("Not saved: %1").arg(problem.section(QLatin1Char('\n'), 1, 1)), 15000);
+    m_reportError(tr("Cannot save scenario"), problem);
+    return false;
+}
+
 bool DocumentManager::save()
 {
+    if (!checkSavable())
+        return false;
     if (m_file.isEmpty())
         return saveAs();
     return saveTo(m_file);
@@ -233,6 +265,8 @@ bool DocumentManager::save()
 
 bool DocumentManager::saveAs()
 {
+    if (!checkSavable())
+        return false;
     QString suggested = m_file;
     if (suggested.isEmpty())
         suggested = QDir(dialogDir()).filePath(m_model->fileNameStem() + QStringLiteral(".gpuplan.json"));
@@ -246,6 +280,8 @@ bool DocumentManager::saveAs()
 
 bool DocumentManager::saveTo(const QString& path)
 {
+    if (!checkSavable())
+        return false;
     const QString error = saveScenarioFile(m_model->scenario(), path);
     if (!error.isEmpty()) {
         // The atomic writer left the old file as it was; the edits stay in memory,

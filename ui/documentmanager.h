@@ -30,6 +30,9 @@ public:
     using Notifier = std::function<void(const QString& title, const QString& message)>;
     /// Asks whether to restore an autosaved session (described in the text): true = restore.
     using RecoveryPrompt = std::function<bool(const QString& description)>;
+    /// The fields whose typed text is refused (the model keeps the last good
+    /// value), each as "Label: “text” ... why"; set by the window from the form.
+    using RefusedInputs = std::function<QStringList()>;
 
     /// window: the parent of the dialogs and of this object. The settings outlive it.
     DocumentManager(Settings& settings, QWidget* window);
@@ -49,6 +52,13 @@ public:
     void setSavePrompt(SavePrompt p) { m_savePrompt = std::move(p); }
     void setNotifier(Notifier n) { m_notify = std::move(n); }
     void setRecoveryPrompt(RecoveryPrompt p) { m_recoveryPrompt = std::move(p); }
+    void setRefusedInputs(RefusedInputs r) { m_refusedInputs = std::move(r); }
+
+    /// Why the scenario cannot be saved now ("" when it can): a field shows text
+    /// it refused (saving would write the last good value without a word), or
+    /// the scenario breaks a rule, so the file would not open again. Names the
+    /// fields by their labels.
+    QString saveProblem() const;
 
     /// At start-up: when a session that did not exit cleanly left an autosave,
     /// offers to restore it (newest first). Restoring loads its scenario, marked
@@ -80,6 +90,8 @@ signals:
 
 private:
     void sessionChanged();
+    /// Reports saveProblem() and returns false when there is one.
+    bool checkSavable();
 
     Settings& m_settings;
     QWidget* m_window;
@@ -91,6 +103,7 @@ private:
     SavePrompt m_savePrompt;
     Notifier m_notify;
     RecoveryPrompt m_recoveryPrompt;
+    RefusedInputs m_refusedInputs;
     QString m_lastAutosaveError;
 };
 

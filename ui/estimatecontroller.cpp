@@ -54,7 +54,7 @@ void EstimateController::recomputeNow()
     if (!m_scenario->isValid()) {
         QStringList lines;
         for (const auto& d : m_scenario->problems())
-            lines << QString::fromStdString(d.text());
+            lines << ScenarioModel::withLabel(d); // the field's label, as the form shows it
         m_error = lines.join(QLatin1Char('\n'));
         m_estimate = gp::Estimate{};
         m_estimate.scenario = s.name;
@@ -64,7 +64,7 @@ void EstimateController::recomputeNow()
         } catch (const gp::InputError& e) {
             QStringList lines;
             for (const auto& d : e.problems())
-                lines << QString::fromStdString(d.text());
+                lines << ScenarioModel::withLabel(d);
             m_error = lines.join(QLatin1Char('\n'));
             m_estimate = gp::Estimate{};
             m_estimate.scenario = s.name;
@@ -123,17 +123,48 @@ const gp::GpuEstimate* firstResult(const gp::Estimate& e)
 
 } // namespace
 
+namespace {
+
+std::optional<double> runCost(const gp::GpuEstimate& r)
+{
+    if (r.training)
+        return r.training->costUsd;
+    if (r.inference)
+        return r.inference->usdPerMillionTokens;
+    return std::nullopt;
+}
+
+} // namespace
+
+CostBasis costBasis(const gp::Estimate& e)
+{
+    const bool anyRun = std::any_of(e.results.begin(), e.results.end(), [](const auto& r) { return runCost(r).has_value(); });
+    return anyRun ? CostBasis::PerRun : CostBasis::PerHour;
+}
+
+std::optional<double> costOn(const gp::GpuEstimate& r, CostBasis basis)
+{
+    if (basis == CostBasis::PerRun)
+        return runCost(r);
+    return r.usdPerHour > 0 ? std::optional<double>(r.usdPerHour) : std::nullopt;
+}
+
 QString comparableCostLabel(const gp::Estimate& e)
 {
     const auto* r = firstResult(e);
     if (!r)
         return QObject::tr("Cost");
-    if (r->training)
-        return r->training->costUsd ? QObject::tr("Cost to train (USD)") : QObject::tr("Cost (USD/h)");
-    if (r->inference)
-        return r->inference->usdPerMillionTokens ? QObject::tr("Cost (USD per million output tokens)")
-                                                 : QObject::tr("Cost (USD/h)");
-    return QObject::tr("Cost");
+    if (costBasis(e) == CostBasis::PerHour)
+        return QObject::tr("Cost (USD/h)");
+    return r->training ? QObject::tr("Cost to train (USD)") : QObject::tr("Cost (USD per million output tokens)");
+}
+
+QString costSuffix(const gp::Estimate& e)
+{
+    const auto* r = firstResult(e);
+    if (!r || costBasis(e) == CostBasis::PerHour)
+        return QObject::tr("/h");
+    return r->training ? QString() : QObject::tr("/M tokens");
 }
 
 std::optional<double> throughputOf(const gp::GpuEstimate& r)

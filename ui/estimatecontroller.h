@@ -86,8 +86,17 @@ QString recommendationText(const gp::Estimate& e, const QString& currency = QStr
 /// The comparable cost of one result: cost to train (USD), USD per million
 /// tokens, or USD/h when neither applies. Unset when unknown.
 std::optional<double> comparableCost(const gp::GpuEstimate& r);
-/// What comparableCost measures, with unit: "Cost to train (USD)", ...
+/// What one chart or table of an estimate compares, the same for every GPU:
+/// the cost of the run (to train, or per million tokens) when any GPU has one,
+/// else the hourly price. A GPU without it shows no value ("no price").
+enum class CostBasis { PerRun, PerHour };
+CostBasis costBasis(const gp::Estimate& e);
+/// The cost of one result on the basis; unset when it has none (no price, or no run cost).
+std::optional<double> costOn(const gp::GpuEstimate& r, CostBasis basis);
+/// What costOn(., costBasis(e)) measures, with unit: "Cost to train (USD)", "Cost (USD/h)", ...
 QString comparableCostLabel(const gp::Estimate& e);
+/// The value labels' unit suffix for the basis: "/h", "/M tokens" or "".
+QString costSuffix(const gp::Estimate& e);
 /// Throughput of one result (tokens/s, else samples/s); unset when not applicable.
 std::optional<double> throughputOf(const gp::GpuEstimate& r);
 QString throughputUnit(const gp::Estimate& e);

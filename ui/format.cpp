@@ -1,6 +1,8 @@
 #include "format.h"
 
 #include <QLocale>
+
+#include <clocale>
 #include <QObject>
 #include <QRegularExpression>
 
@@ -113,6 +115,11 @@ QString formatHours(double hours)
     if (hours < 48)
         return QObject::tr("%1 h").arg(formatNumber(hours, 3));
     return QObject::tr("%1 days").arg(formatNumber(hours / 24, 3));
+}
+
+void useCNumbers()
+{
+    std::setlocale(LC_NUMERIC, "C");
 }
 
 QString formatCount(double n)

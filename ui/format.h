@@ -30,6 +30,11 @@ QString formatCount(double n);
 /// "Instinct", "Tesla") and anything in parentheses dropped:
 /// "GeForce RTX 4090 24GB" -> "RTX 4090 24GB", "B200 (HGX, 1000 W)" -> "B200".
 QString shortGpuName(const QString& name);
+/// Sets the C library's LC_NUMERIC back to "C". QApplication sets every locale
+/// category from the environment, and the core's text (formulas, notes: snprintf)
+/// would then write "8,03B" under de_DE beside the "15.01" of its streams and
+/// of the UI: one screen, two locales. Called once a QApplication exists.
+void useCNumbers();
 /// HTML-escaped plain text.
 QString htmlEscape(const QString& s);
 

@@ -5,6 +5,8 @@
 
 #include "core/errors.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QObject>
 #include <QRegularExpression>
 #include <QStringList>
@@ -104,7 +106,52 @@ std::optional<gp::ModelSpec> hfConfigSpecFromFile(const QString& path, QString* 
             *error = QObject::tr("%1: %2").arg(path, why);
         return std::nullopt;
     }
-    return hfConfigSpecFromText(bytes, path, error);
+    auto spec = hfConfigSpecFromText(bytes, path, error);
+    if (!spec)
+        return spec;
+    const auto j = nlohmann::json::parse(spec->jsonText, nullptr, false);
+    const QString name = modelNameFromPath(path);
+    if (j.is_object() && !j.contains("_name_or_path") && !name.isEmpty()) {
+        // Inserted as text: the rest of the object stays as written.
+        const std::size_t brace = spec->jsonText.find('{');
+        const std::string rest = spec->jsonText.substr(brace + 1);
+        const bool empty = rest.find_first_not_of(" \t\r\n") == std::string::npos ||
+                           rest[rest.find_first_not_of(" \t\r\n")] == '}';
+        spec->jsonText = spec->jsonText.substr(0, brace + 1) + "\n  \"_name_or_path\": " +
+                         nlohmann::json(name.toStdString()).dump() + (empty ? "" : ",") + rest;
+    }
+    return spec;
+}
+
+QString modelNameFromPath(const QString& path)
+{
+    const QFileInfo info(path);
+    // The repository's own spelling ("Qwen2.5-7B", "gpt-oss-120b"), as the Hub names it.
+    const auto pretty = [](const QString& s) { return s.simplified(); };
+    // "Qwen2.5-7B.json" or "Qwen2.5-7B-config.json": the file is named for the model.
+    QString stem = info.fileName();
+    if (stem.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        stem.chop(5);
+    static const QRegularExpression configSuffix(QStringLiteral("[-_. ]?config$"), QRegularExpression::CaseInsensitiveOption);
+    stem.remove(configSuffix);
+    if (!stem.isEmpty() && stem.compare(QLatin1String("config"), Qt::CaseInsensitive) != 0)
+        return pretty(stem);
+    // The Hugging Face cache: models--<org>--<name>/snapshots/<hash>/config.json.
+    const QStringList parts = QDir::fromNativeSeparators(info.absolutePath()).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (qsizetype i = parts.size() - 1; i >= 0; --i)
+        if (parts[i].startsWith(QLatin1String("models--")))
+            return pretty(parts[i].section(QStringLiteral("--"), -1));
+    // Its folder, unless the folder is a generic place.
+    static const QStringList generic{QStringLiteral("downloads"), QStringLiteral("download"), QStringLiteral("tmp"),
+                                     QStringLiteral("temp"), QStringLiteral("desktop"), QStringLiteral("documents"),
+                                     QStringLiteral("home"), QStringLiteral("models"), QStringLiteral("model"),
+                                     QStringLiteral("configs"), QStringLiteral("config"), QStringLiteral("snapshots")};
+    static const QRegularExpression hash(QStringLiteral("^[0-9a-f]{16,}$"));
+    const QString dir = parts.isEmpty() ? QString() : parts.last();
+    if (dir.isEmpty() || generic.contains(dir.toLower()) || hash.match(dir).hasMatch() || dir.startsWith(QLatin1Char('.')) ||
+        dir.startsWith(QLatin1String("tmp"), Qt::CaseInsensitive))
+        return QString();
+    return pretty(dir);
 }
 
 QString describeModel(const gp::ModelArch& m)

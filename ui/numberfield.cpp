@@ -151,6 +151,9 @@ void NumberField::textWasEdited(const QString& text)
         problem = m_check ? m_check(text.trimmed()) : QString();
         if (problem.isEmpty())
             problem = tr("cannot read \"%1\" as a number").arg(text.trimmed());
+        const QString hint = separatorHint(text.trimmed(), QLocale());
+        if (!hint.isEmpty())
+            problem += QLatin1Char(' ') + hint;
     } else if (!v->isValid() && !m_optional) {
         problem = m_check ? m_check(QVariant()) : QString();
         if (problem.isEmpty())
@@ -170,6 +173,22 @@ void NumberField::textWasEdited(const QString& text)
     m_sending = true;
     emit valueEdited(send);
     m_sending = false;
+}
+
+QString NumberField::separatorHint(const QString& text, const QLocale& locale)
+{
+    const QString point = locale.decimalPoint();
+    for (const QChar other : {QLatin1Char('.'), QLatin1Char(',')}) {
+        if (point == QString(other) || !text.contains(other))
+            continue;
+        QString swapped = text;
+        swapped.replace(other, point);
+        bool ok = false;
+        (void)locale.toDouble(swapped, &ok);
+        if (ok)
+            return tr("(the decimal separator here is \"%1\": type %2)").arg(point, swapped);
+    }
+    return QString();
 }
 
 void NumberField::setModelProblem(const QString& message)

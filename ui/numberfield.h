@@ -1,5 +1,6 @@
 #pragma once
 #include <QLineEdit>
+#include <QLocale>
 #include <QVariant>
 
 #include <functional>
@@ -59,6 +60,12 @@ public:
     void setModelProblem(const QString& message);
     /// What the field shows as wrong now ("" when nothing).
     QString problem() const;
+    /// The problem with the typed text ("" when the model took it): while it is
+    /// set, the model holds the value from before the typing.
+    QString inputProblem() const { return m_inputProblem; }
+    /// For text the locale cannot read: a hint when it reads with the other
+    /// decimal separator ("2.5" where it is ","), else "".
+    static QString separatorHint(const QString& text, const QLocale& locale);
 
     /// Text for a value in the locale (no group separators, shortest exact digits).
     QString format(const QVariant& modelValue) const;

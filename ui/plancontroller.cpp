@@ -1,6 +1,7 @@
 #include "plancontroller.h"
 
 #include "estimatecontroller.h"
+#include "format.h"
 #include "scenariomodel.h"
 
 #include "core/errors.h"
@@ -84,11 +85,39 @@ bool PlanController::invalidScenario()
         return false;
     QStringList lines;
     for (const auto& d : m_scenario->problems())
-        lines << QString::fromStdString(d.text());
+        lines << ScenarioModel::withLabel(d);
     Outcome o;
     o.error = lines.join(QLatin1Char('\n'));
     adopt(std::move(o), m_scenario->scenario());
     return true;
+}
+
+QString PlanController::runtimeSuggestion(const gp::Scenario& s, const gp::Catalog& catalog,
+                                          const gp::Calibration* calibration)
+{
+    // Nothing fits: would another runtime of this mode give options? (Inference on
+    // "eager" often finds none where a serving engine finds hundreds.)
+    std::vector<std::pair<gp::Runtime, QString>> others;
+    if (s.mode == gp::Mode::Inference)
+        others = {{gp::Runtime::Serving, tr("Serving engine")}, {gp::Runtime::Optimized, tr("Optimized")}};
+    else
+        others = {{gp::Runtime::Optimized, tr("Optimized")}};
+    long long best = 0;
+    QString bestName;
+    for (const auto& [runtime, name] : others) {
+        if (runtime == s.runtime)
+            continue;
+        gp::Scenario alt = s;
+        alt.runtime = runtime;
+        const long long feasible = gp::plan(alt, catalog, gp::PlanRequest{1, calibration}).feasible;
+        if (feasible > best) {
+            best = feasible;
+            bestName = name;
+        }
+    }
+    return best > 0 ? tr("Switch the runtime to %1: %2 options fit and meet the targets.")
+                          .arg(bestName, formatNumber(static_cast<double>(best), 6))
+                    : QString();
 }
 
 PlanController::Outcome PlanController::run(const gp::Scenario& s, const gp::Catalog& catalog,
@@ -99,6 +128,8 @@ PlanController::Outcome PlanController::run(const gp::Scenario& s, const gp::Cat
     Outcome o;
     try {
         o.result = gp::plan(s, catalog, gp::PlanRequest{top, calibration});
+        if (o.result.options.empty())
+            o.suggestion = runtimeSuggestion(s, catalog, calibration);
     } catch (const gp::InputError& e) {
         QStringList lines;
         for (const auto& d : e.problems())
@@ -169,6 +200,7 @@ void PlanController::adopt(Outcome o, const gp::Scenario& s)
 {
     m_result = std::move(o.result);
     m_error = std::move(o.error);
+    m_suggestion = std::move(o.suggestion);
     m_planned = s;
     m_lastMs = o.ms;
     m_hasResult = m_error.isEmpty();

@@ -47,6 +47,9 @@ public:
     /// Wall time of the last run, ms.
     double lastRunMs() const { return m_lastMs; }
     bool hasResult() const { return m_hasResult; }
+    /// When nothing fits: the runtime that would give options, as a sentence
+    /// ("Switch the runtime to Serving engine: 737 options fit."); "" otherwise.
+    QString suggestion() const { return m_suggestion; }
 
     Scope scope() const { return m_scope; }
     void setScope(Scope s);
@@ -71,9 +74,11 @@ private:
     struct Outcome {
         gp::PlanResult result;
         QString error;
+        QString suggestion;
         double ms = 0;
     };
     static Outcome run(const gp::Scenario& s, const gp::Catalog& catalog, const gp::Calibration* calibration, int top);
+    static QString runtimeSuggestion(const gp::Scenario& s, const gp::Catalog& catalog, const gp::Calibration* calibration);
     gp::Scenario scenarioToPlan() const;
     bool invalidScenario();
     void start();
@@ -89,6 +94,7 @@ private:
     gp::Scenario m_planned;
     gp::Scenario m_inFlight;
     QString m_error;
+    QString m_suggestion;
     Scope m_scope = Scope::Scenario;
     int m_top = 10;
     double m_lastMs = 0;

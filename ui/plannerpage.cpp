@@ -119,6 +119,8 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     auto* bar = new QHBoxLayout;
     auto* scopeLabel = new QLabel(tr("&Search:"));
     m_scope = new QComboBox;
+    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scope->setMinimumContentsLength(12); // the page fits a 1024-px window beside the form
     m_scope->addItem(tr("The scenario's GPUs (all when none ticked)"), static_cast<int>(PlanController::Scope::Scenario));
     m_scope->addItem(tr("The whole catalog"), static_cast<int>(PlanController::Scope::WholeCatalog));
     m_scope->setToolTip(tr("Which GPU types the planner tries; it always searches counts, layouts, formats and "
@@ -296,8 +298,11 @@ void PlannerPage::showPlan()
 
     if (plan.options.empty()) {
         m_summary->setText(m_controller->hasResult()
-                               ? tr("<b>No option fits and meets the targets.</b> Relax a target, allow more GPUs "
-                                    "(hardware max count), or search the whole catalog.")
+                               ? (m_controller->suggestion().isEmpty()
+                                      ? tr("<b>No option fits and meets the targets.</b> Relax a target, allow more "
+                                           "GPUs (hardware max count), or search the whole catalog.")
+                                      : tr("<b>No option fits and meets the targets.</b> %1")
+                                            .arg(htmlEscape(m_controller->suggestion())))
                                : QString());
     } else {
         const auto& best = plan.options.front();

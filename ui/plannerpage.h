@@ -46,6 +46,8 @@ public:
     QTextBrowser* alternativesView() const { return m_alternatives; }
     QLabel* notesLabel() const { return m_notes; }
     QLabel* statusLabel() const { return m_status; }
+    /// "Best: ..." or, when nothing fits, what would help.
+    QLabel* summaryLabel() const { return m_summary; }
     QPushButton* useButton() const { return m_use; }
     QComboBox* scopeCombo() const { return m_scope; }
 

@@ -129,7 +129,7 @@ RentBuyPage::RentBuyPage(ScenarioModel* model, EstimateController* estimates, QW
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(330);
+    scroll->setMinimumWidth(200); // it scrolls; the page fits a 1024-px window beside the form
 
     m_chart = new charts::ChartView(tr("Rent vs buy: cumulative cost"));
     m_chart->setCaption(tr("Cumulative cost at the end of each month: renting bills the busy hours (reserved bills "

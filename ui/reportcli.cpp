@@ -1,5 +1,6 @@
 #include "reportcli.h"
 
+#include "format.h"
 #include "reportbuilder.h"
 
 #include "core/calibration.h"
@@ -166,6 +167,7 @@ ReportWriter makeHeadlessReportWriter(int argc, char** argv)
             new QApplication(appArgc, argv); // becomes QCoreApplication::instance()
             QCoreApplication::setOrganizationName(QStringLiteral("GPU Planner"));
             QCoreApplication::setApplicationName(QStringLiteral("GPU Planner"));
+            useCNumbers(); // the report's numbers in one locale (issue 19)
         }
         // Throws InputError for unknown GPU ids; the CLI reports it as bad input.
         gp::EstimateOptions options;

@@ -1,4 +1,5 @@
 #include "reportflow.h"
+#include "reporttables.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QFont>
@@ -141,6 +142,7 @@ void ReportFlow::addText(const QString& html, double keepWithNext)
     doc->setDocumentMargin(0);
     doc->setTextWidth(m_body.width()); // one long page; the breaks are made here
     doc->setHtml(html);
+    fitTableColumns(*doc); // whole words and prices in every cell
     const std::vector<Atom> as = atoms(*doc);
     const double H = m_body.height();
     const double natural = doc->documentLayout()->documentSize().height();

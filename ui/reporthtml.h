@@ -35,7 +35,7 @@ inline QString style()
         "h1 { font-size: 17pt; margin-bottom: 2pt; }"
         "h2 { font-size: 12pt; margin-top: 12pt; margin-bottom: 4pt; }"
         "table { border-collapse: collapse; }"
-        "td, th { padding: 2px 4px; }"
+        "td, th { padding: 1px 3px; }"
         "th { background-color: #e8e8e8; }"
         ".muted { color: #555555; }"
         ".bad { color: #b02a2a; }"

@@ -114,9 +114,10 @@ void ResultsPage::showEstimate()
     for (auto* c : m_charts)
         c->setEstimate(e, m_currency);
     const QString err = m_controller->error();
+    if (!err.isEmpty()) // a hidden rich-text label is still laid out: set it only when shown
+        m_banner->setText(tr("<b>No estimate until these are fixed</b> (the fields are marked):<br>%1")
+                              .arg(htmlEscape(err).replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     m_banner->setVisible(!err.isEmpty());
-    m_banner->setText(tr("<b>No estimate until these are fixed</b> (the fields are marked):<br>%1")
-                          .arg(htmlEscape(err).replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     m_recommendation->setText(e.results.empty() ? QString()
                                                 : tr("<b>Recommendation:</b> %1").arg(htmlEscape(recommendationText(e, m_currency))));
     // Keep the selected GPU selected across recomputes (the model keeps it when

@@ -77,6 +77,19 @@ NumberField* ScenarioForm::numberFor(Field f) const
     return qobject_cast<NumberField*>(editorFor(f));
 }
 
+QStringList ScenarioForm::refusedInputs() const
+{
+    QStringList out;
+    for (int i = 0; i < static_cast<int>(Field::FieldCount); ++i) {
+        const NumberField* n = numberFor(static_cast<Field>(i));
+        if (n && !n->inputProblem().isEmpty())
+            out << tr("%1 (typed \u201c%2\u201d)").arg(n->inputProblem(), n->text().trimmed());
+    }
+    if (!sizeProblem().isEmpty())
+        out << tr("Model size: %1 (typed \u201c%2\u201d)").arg(sizeProblem(), sizeEdit()->text().trimmed());
+    return out;
+}
+
 QLineEdit* ScenarioForm::sizeEdit() const
 {
     return m_modelGroup->sizeEdit();

@@ -46,6 +46,10 @@ public:
     QComboBox* presetCombo() const;
     QListWidget* gpuList() const;
 
+    /// The fields whose typed text is refused (the model keeps the last good
+    /// value), each as "Label: why (typed “text”)"; empty when none.
+    QStringList refusedInputs() const;
+
     /// Asks for a config.json and imports it (also used by drag and drop).
     void importHfConfig(const QString& path);
 

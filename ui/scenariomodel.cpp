@@ -209,7 +209,94 @@ void ScenarioModel::setValue(Field f, const QVariant& v)
     } else if (old == v || (!old.isValid() && !v.isValid())) {
         return;
     }
+    if (!m_applyingDependents) {
+        auto edits = dependentEdits(f, v);
+        if (!edits.empty()) {
+            edits.insert(edits.begin(), {f, v});
+            m_applyingDependents = true;
+            setValues(tr("Change %1").arg(label(f)), edits);
+            m_applyingDependents = false;
+            return;
+        }
+    }
     m_undo->push(new ChangeValueCommand(this, f, old, v));
+}
+
+std::vector<std::pair<Field, QVariant>> ScenarioModel::dependentEdits(Field f, const QVariant& v) const
+{
+    const auto& s = m_scenario;
+    const auto& h = s.hardware;
+    std::vector<std::pair<Field, QVariant>> out;
+    const auto wholeGpu = [&] {
+        if (!h.mig.empty())
+            out.emplace_back(Field::Mig, QString());
+    };
+    switch (f) {
+    case Field::Mode:
+        if (v.toInt() == static_cast<int>(gp::Mode::Training) && s.runtime == gp::Runtime::Serving)
+            out.emplace_back(Field::Runtime, static_cast<int>(gp::Runtime::Eager));
+        break;
+    case Field::Runtime:
+        if (v.toInt() == static_cast<int>(gp::Runtime::Serving) && s.mode == gp::Mode::Training)
+            out.emplace_back(Field::Mode, static_cast<int>(gp::Mode::Inference));
+        break;
+    case Field::Mig: {
+        const QString slice = v.toString();
+        if (slice.isEmpty())
+            break;
+        for (Field one : {Field::Count, Field::Tp, Field::Pp})
+            if (value(one).toInt() != 1)
+                out.emplace_back(one, 1);
+        if (h.gpus.empty() && m_migGpus) {
+            const QStringList ids = m_migGpus(slice);
+            if (!ids.isEmpty())
+                out.emplace_back(Field::Gpus, ids);
+        }
+        break;
+    }
+    case Field::Gpus:
+        if (v.toStringList().isEmpty())
+            wholeGpu();
+        break;
+    case Field::Count:
+    case Field::Tp:
+    case Field::Pp:
+        if (v.toInt() != 1)
+            wholeGpu();
+        break;
+    default:
+        break;
+    }
+    return out;
+}
+
+QString ScenarioModel::withLabel(const QString& text)
+{
+    // The longest key path the text starts with, followed by ':', '.' or '['.
+    int best = -1;
+    qsizetype bestLen = 0;
+    for (int i = 0; i < static_cast<int>(Field::FieldCount); ++i) {
+        const QString path = keyPath(static_cast<Field>(i));
+        if (path.size() > bestLen && text.startsWith(path) && text.size() > path.size() &&
+            QStringLiteral(":.[").contains(text.at(path.size()))) {
+            best = i;
+            bestLen = path.size();
+        }
+    }
+    if (best < 0)
+        return text;
+    const qsizetype colon = text.indexOf(QStringLiteral(": "), bestLen);
+    if (colon < 0)
+        return text;
+    return label(static_cast<Field>(best)) + text.mid(colon);
+}
+
+QStringList ScenarioModel::problemTexts() const
+{
+    QStringList out;
+    for (const auto& d : m_problems)
+        out << withLabel(d);
+    return out;
 }
 
 bool ScenarioModel::setValues(const QString& text, const std::vector<std::pair<Field, QVariant>>& values)
@@ -395,7 +482,7 @@ QString ScenarioModel::problemsFor(Field f) const
         const bool match = d.path == path || (d.path.size() > path.size() && d.path.compare(0, path.size(), path) == 0 &&
                                               d.path[path.size()] == '.');
         if (match)
-            out << QString::fromStdString(d.text());
+            out << withLabel(d);
     }
     return out.join(QLatin1Char('\n'));
 }

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -85,7 +86,17 @@ public:
 
     QVariant value(Field f) const;
     /// Records an edit on the undo stack (a no-op when the value is unchanged).
+    /// An edit that would break a rule between fields changes the dependent field
+    /// with it, in the same undo step (dependentEdits): the form never reaches a
+    /// state the file format refuses through such a rule.
     void setValue(Field f, const QVariant& v);
+    /// The edits that go with setting f to v: mode training -> runtime "eager"
+    /// (not "serving"); runtime "serving" -> mode inference; a MIG slice -> one
+    /// GPU per job (count, tp, pp 1) and, with no GPU ticked, the GPUs that have
+    /// the slice (migGpuLookup); no GPU ticked, or more than one per job -> whole GPU.
+    std::vector<std::pair<Field, QVariant>> dependentEdits(Field f, const QVariant& v) const;
+    /// The GPU ids (from the catalog) that offer a MIG slice; set by the form.
+    void setMigGpuLookup(std::function<QStringList(const QString& slice)> lookup) { m_migGpus = std::move(lookup); }
 
     // Typed setters for the common edits (all go through setValue).
     /// Names the scenario explicitly: the name no longer follows the content.
@@ -118,6 +129,12 @@ public:
     static QString keyPath(Field f);
     /// Human label with unit, e.g. "Micro-batch (per GPU)".
     static QString label(Field f);
+    /// A problem's text with its leading key path replaced by the field's label
+    /// ("workload.training.micro_batch: must be..." -> "Micro-batch (per GPU): must be...").
+    static QString withLabel(const QString& text);
+    static QString withLabel(const gp::Diagnostic& d) { return withLabel(QString::fromStdString(d.text())); }
+    /// Every current problem, each as withLabel.
+    QStringList problemTexts() const;
 
     /// Problems with the current values (validateScenario + model resolution), by key path.
     const std::vector<gp::Diagnostic>& problems() const { return m_problems; }
@@ -144,6 +161,8 @@ private:
     QUndoStack* m_undo = nullptr;
     std::vector<gp::Diagnostic> m_problems;
     bool m_autoName = true;
+    bool m_applyingDependents = false;
+    std::function<QStringList(const QString& slice)> m_migGpus;
     std::vector<gp::Diagnostic> m_modelProblems; // from resolving the model spec
 };
 

@@ -227,7 +227,8 @@ SessionAutosave::Loaded SessionAutosave::load(const QString& path)
     if (!s.savedAt.isValid())
         s.savedAt = QFileInfo(path).lastModified();
     try {
-        gp::ParsedScenario parsed = gp::parseScenario(doc["scenario"].dump());
+        // Range and cross-field problems do not stop a restore: the form shows them.
+        gp::ParsedScenario parsed = gp::parseScenario(doc["scenario"].dump(), /*keepProblems=*/true);
         for (const auto& w : parsed.warnings)
             out.warnings << QString::fromStdString(w.text());
         s.scenario = std::move(parsed.scenario);

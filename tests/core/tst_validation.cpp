@@ -143,7 +143,7 @@ private slots:
             const auto& m = r2.metrics.at(metric);
             QVERIFY2(m.mape <= bound, qPrintable(QStringLiteral("%1 MAPE %2% > %3%").arg(metric).arg(m.mape).arg(bound)));
         }
-        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../README.md"));
+        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../docs/accuracy-history.md"));
         QVERIFY(readme.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(readme.readAll());
         const QString open = QStringLiteral("<!-- validate-round2:begin -->\n```\n");
@@ -170,7 +170,7 @@ private slots:
             const auto& m = r3.metrics.at(metric);
             QVERIFY2(m.mape <= bound, qPrintable(QStringLiteral("%1 MAPE %2% > %3%").arg(metric).arg(m.mape).arg(bound)));
         }
-        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../README.md"));
+        QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../docs/accuracy-history.md"));
         QVERIFY(readme.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(readme.readAll());
         const QString open = QStringLiteral("<!-- validate-round3:begin -->\n```\n");

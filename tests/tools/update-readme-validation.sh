@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites the README's quoted validation tables (tst_validation and
+# Rewrites the quoted validation tables of README.md and docs/accuracy-history.md (tst_validation and
 # tst_calibrate check that they are exactly what `gpuplanner-cli validate DIR
 # --summary` and `validate DIR... --cross --summary` print):
 #   tests/tools/update-readme-validation.sh [build/dev/app/gpuplanner-cli]
@@ -18,16 +18,19 @@ done
 cross=(tests/data/calibration tests/data/round2)
 [ -d "$root/tests/data/round3" ] && cross+=(tests/data/round3)
 (cd "$root" && "$cli" validate "${cross[@]}" --cross --summary) >"$tmp/validate-cross.txt"
-python3 - "$root/README.md" "$tmp" <<'PY'
+python3 - "$tmp" "$root/README.md" "$root/docs/accuracy-history.md" <<'PY'
 import pathlib, re, sys
-readme, tmp = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-text = readme.read_text()
+tmp, docs = pathlib.Path(sys.argv[1]), [pathlib.Path(p) for p in sys.argv[2:]]
+texts = {d: d.read_text() for d in docs}
 for f in tmp.glob("*.txt"):
     tag = f.stem
     pat = re.compile(r"(<!-- %s:begin -->\n```\n).*?(```\n<!-- %s:end -->)" % (re.escape(tag), re.escape(tag)), re.S)
-    if not pat.search(text):
-        sys.exit(f"README.md has no <!-- {tag}:begin/end --> block")
-    text = pat.sub(lambda m: m.group(1) + f.read_text() + m.group(2), text)
-readme.write_text(text)
+    holders = [d for d in docs if pat.search(texts[d])]
+    if not holders:
+        sys.exit(f"no <!-- {tag}:begin/end --> block in README.md or docs/accuracy-history.md")
+    for d in holders:
+        texts[d] = pat.sub(lambda m: m.group(1) + f.read_text() + m.group(2), texts[d])
+for d, t in texts.items():
+    d.write_text(t)
 PY
-echo "README.md validation tables updated"
+echo "README.md and docs/accuracy-history.md validation tables updated"

@@ -164,7 +164,7 @@ private slots:
         auto* tp = spin(*w, Field::Tp);
         tp->setValue(2); // count stays 1: not a multiple of tp
         QCOMPARE(w->documentManager()->model()->scenario().hardware.tp, 2);
-        QVERIFY(count->toolTip().contains(QStringLiteral("hardware.count")));
+        QVERIFY(count->toolTip().contains(QStringLiteral("GPUs per job: must be")));
         QVERIFY(!count->styleSheet().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!w->resultsPage()->controller()->error().isEmpty(), 2000);
         count->setValue(2);

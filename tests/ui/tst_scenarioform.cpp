@@ -158,7 +158,7 @@ private slots:
         retype(mb, QStringLiteral("-4"));
         QCOMPARE(mb->text(), QStringLiteral("-4"));
         const QString negative =
-            QStringLiteral("workload.training.micro_batch: must be a positive integer between 1 and 1000000, got -4");
+            QStringLiteral("Micro-batch (per GPU): must be a positive integer between 1 and 1000000, got -4");
         QCOMPARE(mb->problem(), negative);
         QCOMPARE(message->text(), negative);
         QVERIFY(!message->isHidden());
@@ -169,10 +169,10 @@ private slots:
 
         retype(mb, QStringLiteral("abc"));
         QCOMPARE(mb->text(), QStringLiteral("abc"));
-        QCOMPARE(message->text(), QStringLiteral("workload.training.micro_batch: must be a positive integer, got \"abc\""));
+        QCOMPARE(message->text(), QStringLiteral("Micro-batch (per GPU): must be a positive integer, got \"abc\""));
         // On the way to "1.5" the "1" was applied; the refused "1.5" takes it back.
         retype(mb, QStringLiteral("1.5"));
-        QCOMPARE(message->text(), QStringLiteral("workload.training.micro_batch: must be a positive integer, got 1.5"));
+        QCOMPARE(message->text(), QStringLiteral("Micro-batch (per GPU): must be a positive integer, got 1.5"));
         QCOMPARE(mb->text(), QStringLiteral("1.5"));
         QCOMPARE(model.scenario().training.microBatch, before);
         QCOMPARE(model.undoStack()->count(), 0);
@@ -181,12 +181,12 @@ private slots:
         NumberField* util = form.numberFor(Field::Utilization);
         const double utilBefore = model.scenario().pricing.utilization;
         retype(util, QStringLiteral("1.5"));
-        QCOMPARE(util->problem(), QStringLiteral("pricing.utilization: must be greater than 0 and at most 1, got 1.5"));
+        QCOMPARE(util->problem(), QStringLiteral("Utilization: must be greater than 0 and at most 1, got 1.5"));
         QCOMPARE(model.scenario().pricing.utilization, utilBefore);
         // A required field left empty says so; an optional one means "none".
         retype(form.numberFor(Field::Epochs), QString());
         QCOMPARE(form.numberFor(Field::Epochs)->problem(),
-                 QStringLiteral("workload.training.epochs: must be a number; the field is empty"));
+                 QStringLiteral("Epochs: must be a number; the field is empty"));
         QCOMPARE(model.scenario().training.epochs, gp::defaultScenario().training.epochs);
 
         // Fixing the text clears the mark and applies.

@@ -84,7 +84,7 @@ private slots:
         QCOMPARE(m.scenario().pricing.utilization, 1.5); // the edit is not dropped
         QVERIFY(!m.isValid());
         QVERIFY(problems.count() >= 1);
-        QCOMPARE(m.problemsFor(Field::Utilization), QStringLiteral("pricing.utilization: must be in (0, 1]"));
+        QCOMPARE(m.problemsFor(Field::Utilization), QStringLiteral("Utilization: must be in (0, 1]"));
         QVERIFY(m.problemsFor(Field::MicroBatch).isEmpty());
         m.setValue(Field::Utilization, 0.8);
         QVERIFY(m.isValid());
@@ -95,7 +95,7 @@ private slots:
         ScenarioModel m;
         m.setCount(3);
         m.setValue(Field::Tp, 2);
-        QVERIFY(m.problemsFor(Field::Count).contains(QStringLiteral("hardware.count: must be a multiple of tp x pp = 2")));
+        QVERIFY(m.problemsFor(Field::Count).contains(QStringLiteral("GPUs per job: must be a multiple of tp x pp = 2")));
     }
 
     void badModelSpecIsKeptWithTheCoreMessage()
@@ -108,7 +108,7 @@ private slots:
         m.setModelSpec(spec);
         QCOMPARE(QString::fromStdString(m.scenario().modelSpec.presetId), QStringLiteral("no-such-model"));
         QCOMPARE(m.scenario().model.name, goodName); // last good model kept for display
-        QVERIFY(m.problemsFor(Field::Model).startsWith(QStringLiteral("model.preset: unknown preset \"no-such-model\"")));
+        QVERIFY(m.problemsFor(Field::Model).startsWith(QStringLiteral("Model: unknown preset \"no-such-model\"")));
         m.undoStack()->undo();
         QVERIFY(m.isValid());
     }

@@ -25,6 +25,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -136,6 +137,11 @@ void showTip(const QString& text)
     QToolTip::showText(QCursor::pos(), text);
 }
 
+QString memoryTip(const QString& gpu, const QString& part, double gib)
+{
+    return QObject::tr("%1 — %2: %3 GiB").arg(gpu, part, formatNumber(gib, 3)); // names the GPU (issue 19)
+}
+
 } // namespace detail
 
 namespace {
@@ -211,10 +217,10 @@ QChart* vramChart(const gp::Estimate& e, const ChartSelection& sel, const ChartO
     capacity->attachAxis(axisY);
 
     QObject::connect(series, &QHorizontalStackedBarSeries::hovered, chart,
-                     [n = static_cast<int>(idx.size())](bool on, int index, QBarSet* set) {
-                         if (!on || index < 0 || index >= n)
+                     [categories](bool on, int index, QBarSet* set) {
+                         if (!on || index < 0 || index >= categories.size())
                              return;
-                         showTip(QObject::tr("%1: %2 GiB").arg(set->label(), formatNumber(set->at(index), 3)));
+                         showTip(memoryTip(categories[index], set->label(), set->at(index)));
                      });
     QObject::connect(capacity, &QScatterSeries::hovered, chart, [categories](const QPointF& p, bool on) {
         const int k = static_cast<int>(std::lround(p.y()));
@@ -232,6 +238,7 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     // elsewhere: stacked, every bar spans its whole row in the GPU's colour, and
     // zero-length bars draw neither a bar nor a label.
     auto* series = new QHorizontalStackedBarSeries;
+    const CostBasis basis = costBasis(e); // one unit for every bar, the axis's
     const QString what = kind == ChartKind::Throughput
                              ? QObject::tr("Throughput (%1, whole job)").arg(throughputUnit(e))
                              : comparableCostLabel(e);
@@ -242,11 +249,14 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     const int n = static_cast<int>(idx.size());
     for (int k = 0; k < n; ++k) {
         const auto& r = e.results[static_cast<std::size_t>(idx[static_cast<std::size_t>(k)])];
-        const auto v = kind == ChartKind::Throughput ? throughputOf(r) : comparableCost(r);
-        categories << gpuLabel(r);
+        const auto v = kind == ChartKind::Throughput ? throughputOf(r) : costOn(r, basis);
+        // An empty row says why: no price in the catalog, or no cost on this basis.
+        categories << (v || kind == ChartKind::Throughput ? gpuLabel(r)
+                       : r.usdPerHour <= 0                ? QObject::tr("%1 (no price)").arg(gpuLabel(r))
+                                                          : QObject::tr("%1 (no cost)").arg(gpuLabel(r)));
         auto* set = new QBarSet(gpuLabel(r));
         set->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
-        const QColor col = gpuColor(QString::fromStdString(r.gpuId));
+        const QColor col = sel.colours.value(QString::fromStdString(r.gpuId), gpuColor(QString::fromStdString(r.gpuId)));
         set->setColor(col);
         set->setBorderColor(col.darker(115));
         set->setLabelColor(labelColor);
@@ -263,11 +273,8 @@ QChart* barChart(ChartKind kind, const gp::Estimate& e, const ChartSelection& se
     QString unitSuffix;
     if (kind == ChartKind::Throughput) {
         unitSuffix = QLatin1Char(' ') + throughputUnit(e);
-    } else if (!idx.empty()) {
-        const auto& r0 = e.results[static_cast<std::size_t>(idx.front())];
-        const bool perRun = r0.training ? r0.training->costUsd.has_value()
-                                        : (r0.inference && r0.inference->usdPerMillionTokens.has_value());
-        unitSuffix = !perRun ? QObject::tr("/h") : r0.training ? QString() : QObject::tr("/M tokens");
+    } else {
+        unitSuffix = costSuffix(e);
     }
     series->setLabelsFormat(kind == ChartKind::Cost ? o.currency + QStringLiteral("@value") + unitSuffix
                                                     : QStringLiteral("@value") + unitSuffix);
@@ -312,10 +319,11 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
     // One series per GPU so the legend names every point (at most kMaxGpus of them).
     std::vector<QScatterSeries*> points;
     QList<QPointF> fpts;
+    const CostBasis basis = costBasis(e);
     for (const int i : sel.indices) {
         const auto& r = e.results[static_cast<std::size_t>(i)];
         const auto t = timeOf(r);
-        const auto c = comparableCost(r);
+        const auto c = costOn(r, basis);
         if (!t || !c || *t <= 0 || *c <= 0)
             continue;
         const bool onFront = std::find(pf.begin(), pf.end(), i) != pf.end();
@@ -324,7 +332,7 @@ QChart* scatterChart(const gp::Estimate& e, const ChartSelection& sel, const Cha
         s->setMarkerShape(onFront ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
         s->setMarkerSize(onFront ? 14 : 11);
         s->setProperty(kGpuIdProperty, QString::fromStdString(r.gpuId));
-        const QColor col = gpuColor(QString::fromStdString(r.gpuId));
+        const QColor col = sel.colours.value(QString::fromStdString(r.gpuId), gpuColor(QString::fromStdString(r.gpuId)));
         s->setColor(col);
         s->setBorderColor(onFront ? statusColor(Status::Bad) : col.darker(120));
         s->append(*t, *c);
@@ -434,10 +442,11 @@ ChartSelection chartSelection(ChartKind kind, const gp::Estimate& e, int maxGpus
 std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& candidates)
 {
     std::vector<int> out;
+    const CostBasis basis = costBasis(e);
     for (const int i : candidates) {
         const auto& r = e.results[static_cast<std::size_t>(i)];
         const auto t = timeOf(r);
-        const auto c = comparableCost(r);
+        const auto c = costOn(r, basis);
         if (!t || !c)
             continue;
         bool dominated = false;
@@ -446,7 +455,7 @@ std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& cand
                 continue;
             const auto& q = e.results[static_cast<std::size_t>(j)];
             const auto tq = timeOf(q);
-            const auto cq = comparableCost(q);
+            const auto cq = costOn(q, basis);
             if (!tq || !cq)
                 continue;
             if (*tq <= *t && *cq <= *c && (*tq < *t || *cq < *c)) {
@@ -464,9 +473,41 @@ std::vector<int> paretoFront(const gp::Estimate& e, const std::vector<int>& cand
     return out;
 }
 
+QColor distinctColour(int i, const QString& gpuId)
+{
+    // Distinct hues first, then the darker and the paler ones (after Trubetskoy's
+    // "20 distinct colours", without those too pale for a white page).
+    static constexpr std::array<QRgb, 16> kDistinct{0x4363d8, 0xe6194b, 0x3cb44b, 0xf58231, 0x911eb4, 0x42d4f4,
+                                                    0xf032e6, 0x9a6324, 0x469990, 0x800000, 0x808000, 0x000075,
+                                                    0xbfef45, 0xdcbeff, 0xfabed4, 0xa9a9a9};
+    return i >= 0 && i < static_cast<int>(kDistinct.size()) ? QColor(kDistinct[static_cast<std::size_t>(i)])
+                                                            : gpuColor(gpuId);
+}
+
+QHash<QString, QColor> chartColours(const gp::Estimate& e, int maxGpus)
+{
+    std::vector<bool> shown(e.results.size(), false);
+    for (int k = 0; k < kChartKindCount; ++k)
+        for (const int i : chartSelection(static_cast<ChartKind>(k), e, maxGpus).indices)
+            shown[static_cast<std::size_t>(i)] = true;
+    QHash<QString, QColor> out;
+    int next = 0;
+    for (std::size_t i = 0; i < e.results.size(); ++i) {
+        if (!shown[i])
+            continue;
+        const QString id = QString::fromStdString(e.results[i].gpuId);
+        if (out.contains(id))
+            continue;
+        out.insert(id, distinctColour(next, id));
+        ++next;
+    }
+    return out;
+}
+
 QChart* buildChart(ChartKind kind, const gp::Estimate& e, const ChartOptions& options)
 {
-    const ChartSelection sel = chartSelection(kind, e, options.maxGpus);
+    ChartSelection sel = chartSelection(kind, e, options.maxGpus);
+    sel.colours = chartColours(e, options.maxGpus);
     switch (kind) {
     case ChartKind::Vram: return vramChart(e, sel, options);
     case ChartKind::Throughput:

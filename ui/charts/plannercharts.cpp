@@ -84,6 +84,7 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
     };
     std::vector<std::string> order;
     std::map<std::string, Group> groups;
+    std::map<std::string, int> gpuIndex; // the distinct palette, in the options' order
     QList<QPointF> front;
     double minX = std::numeric_limits<double>::max(), maxX = 0, minY = std::numeric_limits<double>::max(), maxY = 0;
     bool any = false;
@@ -94,8 +95,9 @@ QChart* buildPlanChart(const gp::PlanResult& plan, const ChartOptions& o)
         auto it = groups.find(key);
         if (it == groups.end()) {
             auto* s = new QScatterSeries;
-            // The GPU's own colour (as in every chart); its MIG slices as triangles.
-            const QColor col = gpuColor(QString::fromStdString(opt.gpu));
+            // A colour per GPU from the distinct palette (its MIG slices share it, as triangles).
+            const int k = gpuIndex.emplace(opt.gpu, static_cast<int>(gpuIndex.size())).first->second;
+            const QColor col = distinctColour(k, QString::fromStdString(opt.gpu));
             s->setColor(col);
             s->setBorderColor(col.darker(120));
             s->setMarkerShape(opt.mig.empty() ? QScatterSeries::MarkerShapeCircle : QScatterSeries::MarkerShapeTriangle);
@@ -252,15 +254,10 @@ QChart* buildRentBuyChart(const gp::RentVsBuy& r, const ChartOptions& o)
         mark->setColor(statusColor(Status::Bad));
         mark->setBorderColor(textColor(o));
         mark->append(m, y);
-        mark->setPointLabelsVisible(true);
-        mark->setPointLabelsFormat(QObject::tr("  break-even, month @xPoint"));
-        mark->setPointLabelsColor(textColor(o));
-        QFont f = mark->pointLabelsFont();
-        f.setBold(true);
-        mark->setPointLabelsFont(f);
-        mark->setPointLabelsClipping(false);
+        // Named in the legend ("Break-even: month N"), outside the plot: a label
+        // beside the point sat on the curves that cross there (issue 19).
+        mark->setPointLabelsVisible(false);
         chart->addSeries(mark);
-        hideLegendFor(chart, mark); // the point's own label says it
         QObject::connect(mark, &QScatterSeries::hovered, chart, [m, y, currency = o.currency](const QPointF&, bool on) {
             if (on)
                 showTip(QObject::tr("Break-even in month %1: owning has cost %2 so far").arg(m).arg(formatMoney(y, currency)));
@@ -321,7 +318,7 @@ ChartView::ChartView(const QString& accessibleName, QWidget* parent)
 {
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setAccessibleName(accessibleName);
-    m_view->setMinimumSize(320, 240);
+    m_view->setMinimumSize(220, 200); // the page fits a 1024-px window (or 1.5x scaling) beside the form
     m_view->setChart(new QChart);
     m_caption->setWordWrap(true);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);

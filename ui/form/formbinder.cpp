@@ -49,7 +49,13 @@ void FormBinder::alignLabelColumns()
                     labels.push_back(l);
                     width = std::max(width, l->sizeHint().width());
                 }
+    // A long label wraps instead of widening every row (the form must fit a
+    // narrow window: 1024x600, or 1.5x scaling).
+    constexpr int kMaxLabelWidth = 120;
+    width = std::min(width, kMaxLabelWidth);
     for (auto* l : labels) {
+        if (l->sizeHint().width() > width)
+            l->setWordWrap(true);
         l->setMinimumWidth(width);
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -81,7 +87,9 @@ QWidget* FormBinder::number(Field f, const QString& tip, double step, int scaleE
     n->setScaleExponent(scaleExponent);
     n->setSingleStep(step);
     n->setStepMinimum(integer ? 1 : step);
-    n->setCheck([path = ScenarioModel::keyPath(f)](const QVariant& v) { return scenarioValueProblem(path, v); });
+    n->setCheck([path = ScenarioModel::keyPath(f)](const QVariant& v) {
+        return ScenarioModel::withLabel(scenarioValueProblem(path, v)); // the label, not the key path
+    });
     connect(n, &NumberField::valueEdited, this, [this, f](const QVariant& v) {
         if (!m_updating)
             m_model->setValue(f, v);

@@ -35,11 +35,15 @@ HardwareGroup::HardwareGroup(FormBinder* binder, QWidget* parent)
     auto* v = new QVBoxLayout(this);
     auto* filters = new QHBoxLayout;
     m_vendorFilter = new QComboBox;
-    m_vendorFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Short combos: the form fits a narrow window (1024x600, 1.5x scaling).
+    m_vendorFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_vendorFilter->setMinimumContentsLength(6);
     m_vendorFilter->setAccessibleName(tr("Vendor filter"));
     m_vendorFilter->setToolTip(tr("Show only this vendor's GPUs in the list"));
     m_tierFilter = new QComboBox;
     m_tierFilter->setAccessibleName(tr("Tier filter"));
+    m_tierFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tierFilter->setMinimumContentsLength(6);
     m_tierFilter->setToolTip(tr("Show only this market tier in the list"));
     m_tierFilter->addItem(tr("All tiers"), -1);
     for (const auto t : {gp::Tier::Consumer, gp::Tier::Workstation, gp::Tier::InferenceDatacenter,
@@ -118,8 +122,8 @@ HardwareGroup::HardwareGroup(FormBinder* binder, QWidget* parent)
     par->addWidget(tpSpin);
     par->addWidget(new QLabel(tr("PP")));
     par->addWidget(ppSpin);
-    par->addWidget(zero, 1);
     form->addRow(tr("Parallelism"), par);
+    form->addRow(tr("ZeRO"), zero); // its own row: the form fits a narrow window
     auto* maxCount = m_binder->number(Field::MaxCount,
                             tr("The planner tries GPU counts in powers of two up to this (consumer and "
                                 "workstation cards: one 8-GPU box at most)"));
@@ -200,6 +204,19 @@ void HardwareGroup::setCatalog(const gp::Catalog& catalog)
         if (!names.isEmpty())
             m_migProfiles.insert(QString::fromStdString(g.id), names);
     }
+    // A slice picked with no GPU ticked ticks the GPUs that have it, in catalog
+    // order (ScenarioModel::dependentEdits).
+    std::vector<std::pair<QString, QStringList>> ordered;
+    for (const auto& g : catalog.gpus())
+        if (m_migProfiles.contains(QString::fromStdString(g.id)))
+            ordered.emplace_back(QString::fromStdString(g.id), m_migProfiles.value(QString::fromStdString(g.id)));
+    m_model->setMigGpuLookup([ordered](const QString& slice) {
+        QStringList ids;
+        for (const auto& [id, names] : ordered)
+            if (names.contains(slice))
+                ids << id;
+        return ids;
+    });
     m_catalogSize = static_cast<int>(catalog.gpus().size());
     m_binder->setUpdating(false);
     m_binder->showField(Field::Gpus);

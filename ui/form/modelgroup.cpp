@@ -101,11 +101,12 @@ ModelGroup::ModelGroup(FormBinder* binder, QWidget* parent)
     auto* sizeRow = new QHBoxLayout;
     sizeRow->addWidget(m_sizeEdit, 1);
     sizeRow->addWidget(m_familyCombo);
-    sizeRow->addWidget(importButton);
     // addRow(QString, QLayout*) sets no buddy, and a label without one shows its '&'.
     auto* sizeLabel = new QLabel(tr("Si&ze only"));
     sizeLabel->setBuddy(m_sizeEdit);
     form->addRow(sizeLabel, sizeRow);
+    // Its own row: beside the size entry its text was clipped in a narrow form.
+    form->addRow(QString(), importButton);
     m_sizeMessage = new QLabel;
     m_sizeMessage->setWordWrap(true);
     m_sizeMessage->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(statusColor(Status::Bad).name()));

@@ -80,7 +80,7 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
     auto* loraLayout = new QGridLayout(m_loraBox);
     loraLayout->setContentsMargins(0, 0, 0, 0);
     loraLayout->addWidget(new QLabel(tr("Rank")), 0, 0);
-    loraLayout->addWidget(m_binder->number(Field::LoraRank, tr("LoRA rank r (adapter width)"), 8), 0, 1, 1, 3);
+    loraLayout->addWidget(m_binder->number(Field::LoraRank, tr("LoRA rank r (adapter width)"), 8), 0, 1);
     int k = 0;
     for (const char* mod : kLoraModules) {
         auto* cb = new QCheckBox(QString::fromLatin1(mod));
@@ -95,7 +95,7 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
                     targets << c->text();
             m_model->setValue(Field::LoraTargets, targets);
         });
-        loraLayout->addWidget(cb, 1 + k / 4, k % 4);
+        loraLayout->addWidget(cb, 1 + k / 2, k % 2); // two a row: the form fits a narrow window
         m_loraTargets.push_back(cb);
         ++k;
     }
