@@ -1,6 +1,7 @@
 #include "estimate.h"
 
 #include "calibration.h"
+#include "confidence.h"
 #include "catalog.h"
 #include "mig.h"
 #include "sizing.h"
@@ -374,6 +375,9 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
         }
         if (tg.ttftMs && r.ttftMs && *r.ttftMs > *tg.ttftMs)
             e.targetMisses.push_back("TTFT " + detail::fmt(*r.ttftMs) + " ms > target " + detail::fmt(*tg.ttftMs) + " ms");
+        if (tg.ttftP99Ms && r.ttftP99Ms && *r.ttftP99Ms > *tg.ttftP99Ms)
+            e.targetMisses.push_back("TTFT p99 " + detail::fmt(*r.ttftP99Ms) + " ms > target " +
+                                     detail::fmt(*tg.ttftP99Ms) + " ms");
         if (tg.tpotMs && r.tpotMs && *r.tpotMs > *tg.tpotMs)
             e.targetMisses.push_back("TPOT " + detail::fmt(*r.tpotMs) + " ms > target " + detail::fmt(*tg.tpotMs) + " ms");
         if (tg.requestsPerS) {
@@ -392,6 +396,7 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     }
     e.meetsTargets = e.targetMisses.empty();
     e.uncertainty = detail::uncertaintyFor(plan);
+    fillConfidence(s, e);
     e.notes = std::move(plan.notes);
     e.terms = std::move(plan.terms);
     return e;

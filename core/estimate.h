@@ -42,6 +42,7 @@ struct TrainingResult {
 struct InferenceResult {
     // Language models
     std::optional<double> ttftMs;
+    std::optional<double> ttftP99Ms;  // serving: 99th percentile of the TTFT under the load
     std::optional<double> tpotMs;
     std::optional<double> tokensPerS;
     std::optional<double> usdPerMillionTokens;
@@ -56,6 +57,14 @@ struct Uncertainty {
     double throughput = 0;
 };
 
+/// How sure the estimate is (core/confidence.h): probabilities from the
+/// uncertainty, lognormal around the prediction.
+struct Confidence {
+    double fits = 1;          // P(memory at the peak <= capacity)
+    double meetsTargets = 1;  // P(every target met): one speed error moves all times, so the min over targets
+    double latency = 1;       // P(the latency targets alone: TTFT, TPOT, TTFT p99, deadline); not written out
+};
+
 /// The estimate for one GPU type in the scenario's configuration.
 struct GpuEstimate {
     std::string gpuId;
@@ -68,6 +77,7 @@ struct GpuEstimate {
     std::optional<InferenceResult> inference;
     double usdPerHour = 0;      // whole job (count GPUs), for the pricing model
     Uncertainty uncertainty;
+    Confidence confidence;
     bool meetsTargets = true;
     std::vector<std::string> targetMisses; // why a target is missed
     std::vector<std::string> notes;        // fallbacks, warnings, assumptions

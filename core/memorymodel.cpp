@@ -31,6 +31,13 @@ using units::kMiB;
 // (torch.compile, torchtitan, Liger) keeps ~ the bf16 logits and one fp32 grad.
 constexpr double kLogitBytesEager = 14;
 constexpr double kLogitBytesOptimized = 6;
+// training.chunked_loss (torchtune's CEWithChunkedOutputLoss, 8 chunks): the
+// 16-bit logits of every chunk (2) + each chunk's saved fp32 log-softmax (4) +
+// the fp32 upcast of the chunk in flight (4 / 8). The recipe deletes the logits
+// before backward, which then walks the chunks one at a time.
+constexpr double kLossChunks = 8;
+constexpr double kLogitBytesChunked = 2 + 4 + 4 / kLossChunks;
+constexpr double kLogitBytesChunkedBackward = 4; // the saved fp32 log-softmax once the 16-bit logits are gone
 
 /// CUDA context + runtime modules (a fixed per-process reservation).
 double contextBytes(const Plan& p)
@@ -157,6 +164,8 @@ namespace {
 
 double logitBytesPerElement(const Plan& p)
 {
+    if (p.training && p.s->training.chunkedLoss)
+        return kLogitBytesChunked;
     if (p.optimized)
         return kLogitBytesOptimized;
     return p.actBytes >= 4 ? 16 : kLogitBytesEager;
@@ -320,8 +329,26 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     } else {
         grads = trainable * sb.gradients / tp;
     }
+    if (t.optimizerInBackward) {
+        // torchtune optimizer_in_backward: a hook steps each parameter as its
+        // gradient is ready and frees it, so at most one parameter's gradient
+        // (the largest trainable tensor) is alive, never the full buffer.
+        double largest = 0;
+        if (lora) {
+            for (const auto& lin : p.linears)
+                if (targeted(p, lin.name))
+                    largest = std::max(largest, double(p.s->training.loraRank) * double(std::max(lin.in, lin.out)));
+        } else {
+            for (const auto& lin : p.linears)
+                largest = std::max(largest, double(lin.in) * double(lin.out) / tp);
+            if (hasLogits || stage == Stage::First)
+                largest = std::max(largest, headParams / tp);
+        }
+        grads = std::min(grads, largest * gradBytes);
+    }
     // DDP (no ZeRO) keeps flat all-reduce buckets the size of the gradients.
-    const double buckets = (p.dp > 1 && p.zero == 0) ? trainable * std::min(gradBytes, 4.0) / (lora ? 1 : tp) : 0;
+    const double buckets =
+        (p.dp > 1 && p.zero == 0 && !t.optimizerInBackward) ? trainable * std::min(gradBytes, 4.0) / (lora ? 1 : tp) : 0;
 
     // Activations for one micro-batch
     const double tokens = double(t.microBatch) * t.seqLen;
@@ -342,7 +369,8 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
         if (t.checkpointing == Checkpointing::Full) {
             // The first layer is recomputed after the loss backward has freed all
             // but the 16-bit logits: the peak is whichever moment is larger.
-            const double recomputeMoment = perLayer * tokens + tokens * double(m.vocab) * 2 / tp;
+            const double recomputeMoment =
+                perLayer * tokens + tokens * double(m.vocab) * (t.chunkedLoss ? kLogitBytesChunkedBackward : 2) / tp;
             logits = std::max(logits, recomputeMoment);
         }
     } else if (t.checkpointing == Checkpointing::Full) {
@@ -384,6 +412,9 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const double atStart = mem.activations + headGrad;
     const double atEnd = grads + tokens * m.hidden * 4 / tp;
     p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB", [&] {
+        if (t.optimizerInBackward)
+            return "optimizer in backward: each gradient is applied and freed as soon as it is computed; the largest "
+                   "one alive is " + fmtGiB(grads);
         return fmt(lora ? 4.0 : sb.gradients, 4) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
                (p.zero >= 1 && p.autocast && !lora
                     ? (p.zero >= 3 ? " (fp32 gradient shard)" : " (16-bit grads + the fp32 partition the optimizer steps on)")
