@@ -300,6 +300,8 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     e.gpuName = gpu.name;
     e.count = plan.count;
     e.capacityBytes = capacityBytes(gpu, *plan.cal);
+    if (plan.serving) // a serving engine uses its share of the GPU (inference.memory_fraction)
+        e.capacityBytes *= s.inference.memoryFraction;
     e.approximate = s.model.approximate;
     e.computePrecision = std::string(dtypeName(plan.compute));
 

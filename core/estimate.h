@@ -46,6 +46,7 @@ struct InferenceResult {
     std::optional<double> tpotMs;
     std::optional<double> tokensPerS;
     std::optional<double> usdPerMillionTokens;
+    std::optional<int> admitted;      // serving: sequences the engine holds at once (its KV blocks in memory_fraction)
     // Vision models
     std::optional<double> samplesPerS;
     std::optional<double> latencyMs;

@@ -32,12 +32,15 @@ using units::kMiB;
 constexpr double kLogitBytesEager = 14;
 constexpr double kLogitBytesOptimized = 6;
 // training.chunked_loss (torchtune's CEWithChunkedOutputLoss, 8 chunks): the
-// 16-bit logits of every chunk (2) + each chunk's saved fp32 log-softmax (4) +
-// the fp32 upcast of the chunk in flight (4 / 8). The recipe deletes the logits
-// before backward, which then walks the chunks one at a time.
+// logits are never upcast whole, only one chunk at a time (4 / 8 B per element
+// in flight). Eager, each chunk's fp32 log-softmax stays saved for backward (4)
+// beside the 16-bit logits of every chunk (2); the recipe deletes the logits
+// before backward, leaving the saved 4. Compiled (torchtune compiles the loss),
+// the fused cross-entropy saves its 16-bit input and a log-sum-exp per token
+// and recomputes the softmax in backward: 2 B kept.
 constexpr double kLossChunks = 8;
-constexpr double kLogitBytesChunked = 2 + 4 + 4 / kLossChunks;
-constexpr double kLogitBytesChunkedBackward = 4; // the saved fp32 log-softmax once the 16-bit logits are gone
+constexpr double kLogitBytesChunkedEager = 2 + 4 + 4 / kLossChunks;
+constexpr double kLogitBytesChunkedCompiled = 2 + 4 / kLossChunks;
 
 /// CUDA context + runtime modules (a fixed per-process reservation).
 double contextBytes(const Plan& p)
@@ -165,7 +168,7 @@ namespace {
 double logitBytesPerElement(const Plan& p)
 {
     if (p.training && p.s->training.chunkedLoss)
-        return kLogitBytesChunked;
+        return p.optimized ? kLogitBytesChunkedCompiled : kLogitBytesChunkedEager;
     if (p.optimized)
         return kLogitBytesOptimized;
     return p.actBytes >= 4 ? 16 : kLogitBytesEager;
@@ -370,7 +373,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
             // The first layer is recomputed after the loss backward has freed all
             // but the 16-bit logits: the peak is whichever moment is larger.
             const double recomputeMoment =
-                perLayer * tokens + tokens * double(m.vocab) * (t.chunkedLoss ? kLogitBytesChunkedBackward : 2) / tp;
+                perLayer * tokens + tokens * double(m.vocab) * (t.chunkedLoss && !p.optimized ? 4 : 2) / tp;
             logits = std::max(logits, recomputeMoment);
         }
     } else if (t.checkpointing == Checkpointing::Full) {
@@ -554,23 +557,51 @@ MemoryBreakdown inferenceMemory(Plan& p)
         const double block = p.serving ? std::max(1.0, p.cal->servingKvBlockTokens) : 1.0;
         if (p.serving)
             ctx = std::ceil(ctx / block) * block;
-        const double kv = double(inf.batch) * ctx * m.kvElementsPerToken() * p.kvBytes / shard;
+        const double kvPerSeq = ctx * m.kvElementsPerToken() * p.kvBytes / shard;
+        const double perToken = prefillLiveBytesPerToken(p);
+        const double logitsPerSeq = double(m.vocab) * (p.actBytes + 4) / p.tp;
+        const double chunk = std::max(1.0, p.cal->servingChunkTokens);
+        double held = inf.batch; // sequences whose KV is in memory at once
+        if (p.serving) {
+            // The engine's share of the GPU (inference.memory_fraction, vLLM's
+            // gpu_memory_utilization) holds the weights, its fixed buffers and
+            // the chunk transient; the rest is KV blocks, and it admits as many
+            // sequences as they hold (the others wait: servingload.h).
+            const Calibration& c = *p.cal;
+            const double budget = p.gpu->memoryGb * units::kGiB * c.usableMemoryFraction * inf.memoryFraction;
+            const double perSeq = kvPerSeq + logitsPerSeq * (1 + c.allocatorSlackTransient);
+            auto fixedWith = [&](double tokens) {
+                return mem.weights * (1 + c.allocatorSlackWeights) + contextBytes(p) +
+                       (c.buffersInferMib + c.servingEngineMib) * kMiB +
+                       tokens * perToken * (1 + c.allocatorSlackTransient);
+            };
+            double k = std::floor((budget - fixedWith(chunk)) / perSeq);
+            if (k >= 1 && k * inf.promptTokens < chunk)
+                k = std::floor((budget - fixedWith(k * inf.promptTokens)) / perSeq);
+            p.admitted = std::max(0.0, k);
+            if (p.admitted >= 1 && held > p.admitted) {
+                held = p.admitted;
+                p.notes.push_back("The engine holds " + fmt(p.admitted, 6) + " of the " + std::to_string(inf.batch) +
+                                  " sequences at once (KV blocks in memory_fraction " + fmt(inf.memoryFraction) +
+                                  " of the GPU); the others wait for blocks, and the TTFT counts that wait.");
+            }
+        }
+        const double kv = held * kvPerSeq;
         mem.kvCache = kv;
         p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB",
                [&] { return std::string("batch x (prompt + output") + (p.serving ? " in blocks of " + fmt(block) + " tokens" : "") +
                    ") x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
-                   " B = " + std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " +
+                   " B = " + fmt(held, 6) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " +
                    fmt(p.kvBytes); });
         // Prefill transient: the whole batch's prompt goes through each layer in
         // one pass (the `optimized` runtime: static cache, no chunking), so the
         // peak is the live set of one layer for batch x prompt tokens. A serving
         // engine prefills in chunks (serving_chunk_tokens per step): the live set
         // is bounded by the chunk.
-        const double allTokens = double(inf.batch) * inf.promptTokens;
-        const double tokens = p.serving ? std::min(allTokens, std::max(1.0, p.cal->servingChunkTokens)) : allTokens;
-        const double perToken = prefillLiveBytesPerToken(p);
+        const double allTokens = held * inf.promptTokens;
+        const double tokens = p.serving ? std::min(allTokens, chunk) : allTokens;
         // Only the last position's logits are computed (16-bit product, fp32 copy).
-        const double logits = double(inf.batch) * m.vocab * (p.actBytes + 4) / p.tp;
+        const double logits = held * logitsPerSeq;
         const double act = tokens * perToken + logits;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB", [&] {

@@ -65,6 +65,8 @@ ordered_json resultJson(const GpuEstimate& r)
         put("samples_per_s", i.samplesPerS);
         put("latency_ms", i.latencyMs);
         put("usd_per_million_tokens", i.usdPerMillionTokens);
+        if (i.admitted)
+            o["admitted_sequences"] = *i.admitted; // extension key: what the engine holds at once
         j["inference"] = o;
     }
     ordered_json cost = ordered_json::object();

@@ -74,6 +74,9 @@ public:
         , m_request(r)
     {
         m_work.hardware.mig.clear(); // the search tries whole GPUs and MIG slices itself
+        // A load is split over replicas: each replica is estimated with its users
+        // in the system (closed loop), and the replicas are sized for the rate.
+        m_work.inference.targets.requestsPerS.reset();
         m_conf = std::clamp(r.confidence.value_or(s.hardware.confidence), 0.0, 1.0);
     }
 

@@ -44,6 +44,14 @@ ReplicaCapacity replicaCapacity(const std::function<GpuEstimate(int)>& eval,
     ReplicaCapacity cap;
     auto ok = [&](int batch, std::string* limit) {
         const GpuEstimate e = eval(batch);
+        // A serving engine holds only the sequences its KV blocks admit; the
+        // others would wait: a replica's users are what it admits.
+        if (e.inference && e.inference->admitted && batch > *e.inference->admitted) {
+            onMiss(e);
+            if (limit)
+                *limit = "kv_memory";
+            return false;
+        }
         if (e.fits && meetsLatency(e, t, confidence))
             return true;
         onMiss(e);
