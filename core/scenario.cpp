@@ -546,9 +546,9 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
                                                      : std::span<const std::string_view>(kInferPrecisions);
         if (std::find(names.begin(), names.end(), h.precisions[i]) == names.end())
             d.push_back({"hardware.precisions[" + std::to_string(i) + "]",
-                         "\"" + h.precisions[i] + "\" is not a " +
-                             (s.mode == Mode::Training ? "training precision (fp32, tf32, amp_bf16, amp_fp16, bf16, fp8)"
-                                                       : "inference precision (fp32, fp16, bf16, fp8, int8, int4, fp4)")});
+                         "\"" + h.precisions[i] + "\" is not " +
+                             (s.mode == Mode::Training ? "a training precision (fp32, tf32, amp_bf16, amp_fp16, bf16, fp8)"
+                                                       : "an inference precision (fp32, fp16, bf16, fp8, int8, int4, fp4)")});
     }
     if (!(h.confidence >= 0 && h.confidence <= 1))
         d.push_back({"hardware.confidence", "must be a probability in [0, 1]"});
