@@ -18,6 +18,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include "ui/reportrecommendation.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -182,10 +184,14 @@ private slots:
         QCOMPARE(rec.source, gp::ui::ReportRecommendation::Source::Plan);
         QCOMPARE(rec.gpu, best.gpu);
         QCOMPARE(rec.gpus, best.count * best.replicas);
-        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 1x Instinct MI355X "
-                                               "(fp4), $3.5/h (the cheapest of %1 setups that fit and meet the "
-                                               "targets; see Plan).")
-                                    .arg(b.plan()->feasible));
+        // The example serves bf16: since issue #16 the planner ranks only the
+        // workload's own precision, so its best is 3 replicas of 2x MI355X at
+        // bf16 (no longer 1x MI355X at fp4), and the headline says how sure it is.
+        QCOMPARE(rec.headline, QStringLiteral("No single GPU meets every target; the planner's best setup is 3 replicas of "
+                                               "2x Instinct MI355X (TP2, bf16), $21/h (the cheapest of %1 setups that fit "
+                                               "and meet the targets; see Plan). How sure: %2.")
+                                    .arg(b.plan()->feasible)
+                                    .arg(gp::ui::planConfidenceText(best, b.plan()->confidence)));
         QVERIFY(b.htmlBeforeCharts().contains(rec.headline.toHtmlEscaped()));
         QVERIFY(!b.htmlBeforeCharts().contains(QStringLiteral("No GPU meets every target")));
         QVERIFY(b.rentVsBuy().has_value());
