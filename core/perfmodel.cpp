@@ -548,10 +548,12 @@ namespace {
 /// `batch` users in the system (closed loop) or targets.requests_per_s (open
 /// loop), queueing for prefill and for KV blocks included (servingload.h).
 /// `forward(tokens, head, attnFlops)` times one pass; `decodeStep` is the decode
-/// step of the whole batch, of which `kvReadS` reads its KV cache. Returns the
-/// requests per second served.
+/// step of the whole batch, of which `kvReadS` reads its KV cache and
+/// max(`weightReadS`, `gemmS`) streams the weights (`gemmS`: their GEMMs at the
+/// batch's rows, `minRows` the smallest tile). Returns the requests per second served.
 template <class Forward>
-double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvReadS, Forward&& forward)
+double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvReadS, double weightReadS, double gemmS,
+                      double minRows, Forward&& forward)
 {
     const auto& inf = p.s->inference;
     const double batch = std::max(1, inf.batch);
@@ -567,13 +569,24 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     // scaled from the batch's) and carries `prefillTokens` prompt tokens (a
     // forward pass over them and the decodes, with their share of a prompt's
     // causal attention); a step is never faster than its decodes alone.
-    shape.step = [&](double prefillTokens, double decoding) {
-        const double decodeOnly = decodeStep - kvReadS + kvPerSeq * decoding;
+    // The decode step at `decoding` sequences: the weight roofline at its own
+    // rows, its KV reads, and the rest of the batch's step (per-layer floor, TP).
+    const double weightS = std::max(weightReadS, gemmS);
+    const double rows = std::max(minRows, batch);
+    auto decodeOnly = [=](double decoding) {
+        return decodeStep - weightS - kvReadS + std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows) +
+               kvPerSeq * decoding;
+    };
+    shape.step = [=, &forward](double prefillTokens, double decoding) {
         if (prefillTokens <= 0)
-            return decodeOnly;
+            return decodeOnly(decoding);
         const double pass = forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) +
                             kvPerSeq * decoding;
-        return std::max(pass, decodeOnly);
+        return std::max(pass, decodeOnly(decoding));
+    };
+    shape.promptCost = [=, &forward](double prefillTokens, double decoding) {
+        return forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) -
+               (decoding >= 1 ? forward(decoding, decoding, 0) : 0);
     };
     const LoadResult load = inf.targets.requestsPerS ? openLoop(shape, *inf.targets.requestsPerS)
                                                      : closedLoop(shape, inf.batch);
@@ -702,7 +715,8 @@ InferenceResult inferencePerformance(Plan& p)
     r.tpotMs = tpot * 1e3;
     double served = 0; // serving: requests/s under the load
     if (p.serving)
-        served = servingLatency(p, r, tpot, kvBytes / decodeBw, [&](double tokens, double head, double stepAttnFlops) {
+        served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
+                                std::max(c.decodeGemmMinRows, 1.0), [&](double tokens, double head, double stepAttnFlops) {
             GemmWork g;
             double a = 0;
             return forwardSeconds(tokens, head, stepAttnFlops, g, a);

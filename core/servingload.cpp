@@ -26,7 +26,9 @@ namespace {
 
 struct StepView {
     double decodeStep = 0;   // a step with only the decodes
-    double prefillS = 0;     // one prompt's chunked prefill beside the decodes (S)
+    double prefillS = 0;     // one prompt's chunked prefill beside the decodes: its own latency (S)
+    double shareS = 0;       // engine time a prompt takes when prompts queue: its share of full-budget steps,
+                             // P / (chunk - decoding) x a full step (short prompts share one step)
     double perPromptToken = 0; // marginal seconds per prompt token in a step
 };
 
@@ -40,7 +42,11 @@ StepView stepsAt(const EngineShape& e, double decoding)
     const double perStep = prompt / steps;
     const double full = e.step(perStep, decoding);
     v.prefillS = steps * full;
-    v.perPromptToken = std::max(0.0, full - v.decodeStep) / perStep;
+    v.shareS = std::min(v.prefillS, prompt / budget * (prompt >= budget ? full : e.step(budget, decoding)));
+    // The marginal cost of prompt tokens in a step that runs anyway: their
+    // compute, continuous in the population (a memory-bound step does not hide
+    // it for free: the pass over all the step's tokens grows with them).
+    v.perPromptToken = std::max(0.0, e.promptCost ? e.promptCost(perStep, decoding) : full - v.decodeStep) / perStep;
     return v;
 }
 
@@ -57,53 +63,42 @@ double waitP99(double w, double rho)
 
 namespace {
 
-/// The decode phase at throughput x: the decoding population (Little's law,
-/// decoding = x D) and D, solved together (the step grows with the population),
-/// the population capped at `cap`. ok = false when the prompts alone would take
-/// the whole engine (U_p >= 1).
+/// The engine with `decoding` sequences decoding on average: its steps, and the
+/// throughput x that population implies (Little's law, decoding = x D, with
+/// D = output x decode step / (1 - U_p) and U_p = x x P x the prompt-token cost
+/// solved for x: x = decoding / (output x step + decoding x P x cost)).
 struct DecodeState {
     StepView v;
     double decoding = 0;
+    double x = 0;   // requests per second
     double d = 0;   // seconds a request decodes
     double up = 0;  // share of engine time on prompt tokens
-    bool ok = true;
 };
 
-DecodeState decodeAt(const EngineShape& e, double x, double cap, double start = 0)
+DecodeState stateAt(const EngineShape& e, double decoding)
 {
     DecodeState s;
     const double out = std::max(1.0, e.outputTokens);
-    double decoding = std::min(cap, start);
-    for (int it = 0; it < 200; ++it) {
-        s.v = stepsAt(e, decoding);
-        s.up = x * e.promptTokens * s.v.perPromptToken;
-        if (s.up >= 0.999) {
-            s.ok = false;
-            s.up = 0.999;
-        }
-        const double step = decoding >= 1 ? s.v.decodeStep : e.step(0, 1);
-        s.d = out * step / (1 - s.up);
-        const double next = std::min(cap, x * s.d);
-        // x D grows with the population it sets: the sequence rises to the fixed point.
-        if (std::fabs(next - decoding) <= 1e-7 * std::max(1.0, next)) {
-            decoding = next;
-            break;
-        }
-        decoding = next;
-    }
     s.decoding = decoding;
+    s.v = stepsAt(e, decoding);
+    const double step = decoding >= 1 ? s.v.decodeStep : e.step(0, 1);
+    s.x = decoding / (out * step + decoding * e.promptTokens * s.v.perPromptToken);
+    s.up = std::min(0.999, s.x * e.promptTokens * s.v.perPromptToken);
+    s.d = out * step / (1 - s.up);
     return s;
 }
 
-/// Exact MVA of the closed network: a queueing station (prefill, service S)
+/// MVA of the closed network: a queueing station (prefill: a prompt's own
+/// latency S, and each prompt waiting ahead of it delays it by its share of the
+/// engine, `share`: prompts that fit one step together are prefilled together)
 /// and a delay station (decode, D) with population n. Returns X; r1 = the
 /// prefill station's residence time.
-double mva(double S, double D, int n, double& r1)
+double mva(double S, double share, double D, int n, double& r1)
 {
     double q = 0, x = 0;
     r1 = S;
     for (int k = 1; k <= n; ++k) {
-        r1 = S * (1 + q);
+        r1 = S + share * q;
         x = k / (r1 + D);
         q = x * r1;
     }
@@ -117,28 +112,26 @@ LoadResult closedLoop(const EngineShape& e, int users)
     LoadResult r;
     const int n = std::max(1, users);
     const int inEngine = e.admitted >= 1 ? std::min(n, static_cast<int>(e.admitted)) : n;
-    // The throughput X is where the network's answer, given the decode phase at
-    // X, equals X (higher X: more prompt tokens per step, slower decode, lower
-    // answer): bisection.
-    double lo = 0;
-    double hi = inEngine / std::max(1e-12, stepsAt(e, 0).prefillS) + inEngine / std::max(1e-12, e.step(0, 1));
-    double warm = 0; // the population at lo: a lower bound of the one at any higher throughput
-    for (int it = 0; it < 80 && hi - lo > 1e-7 * hi; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        const DecodeState s = decodeAt(e, mid, inEngine, warm);
-        double r1 = 0;
-        const double answer = s.ok ? mva(s.v.prefillS, s.d, inEngine, r1) : 0;
-        if (answer > mid) {
-            lo = mid;
-            warm = s.decoding;
-        } else {
-            hi = mid;
+    // The decoding population is where the throughput it implies (Little) meets
+    // the network's answer at its step times: the first rises with it, the
+    // second falls (slower steps): bisection on the population.
+    auto gap = [&](double decoding, DecodeState& s, double& r1) {
+        s = stateAt(e, decoding);
+        return s.x - mva(s.v.prefillS, s.v.shareS, s.d, inEngine, r1);
+    };
+    DecodeState s;
+    double r1 = 0;
+    double lo = 0, hi = inEngine;
+    if (gap(hi, s, r1) < 0) {
+        lo = hi; // every admitted sequence decodes (a prompt's wait is negligible)
+    } else {
+        for (int it = 0; it < 60 && hi - lo > 1e-4 * std::max(1.0, hi); ++it) {
+            const double mid = 0.5 * (lo + hi);
+            (gap(mid, s, r1) < 0 ? lo : hi) = mid;
         }
     }
-    const double x = lo;
-    const DecodeState s = decodeAt(e, x, inEngine, warm);
-    double r1 = 0;
-    mva(s.v.prefillS, s.d, inEngine, r1);
+    gap(std::max(lo, 1e-6), s, r1);
+    const double x = mva(s.v.prefillS, s.v.shareS, s.d, inEngine, r1);
     const double out = std::max(1.0, e.outputTokens);
     r.requestsPerS = x;
     r.decoding = s.decoding;
@@ -151,7 +144,7 @@ LoadResult closedLoop(const EngineShape& e, int users)
     // cycle is users / X, of which D decoding and r1 in the prefill queue.
     r.kvWaitS = n > inEngine && x > 0 ? std::max(0.0, n / x - r1 - s.d) : 0;
     r.ttftS = 0.5 * stepMean + r.kvWaitS + r1;
-    const double rho = std::min(0.999, x * s.v.prefillS);
+    const double rho = std::min(0.999, x * s.v.shareS);
     r.ttftP99S = std::max(r.ttftS, stepMean + r.kvWaitS + s.v.prefillS + waitP99(queueWait, rho));
     return r;
 }
@@ -159,25 +152,37 @@ LoadResult closedLoop(const EngineShape& e, int users)
 LoadResult openLoop(const EngineShape& e, double rate)
 {
     LoadResult r;
-    const double out = std::max(1.0, e.outputTokens);
-    const double cap = e.admitted >= 1 ? e.admitted : 1e9;
-    const DecodeState s = decodeAt(e, rate, cap);
-    const double rho = rate * s.v.prefillS;
-    r.saturated = !s.ok || rho >= 1 || s.decoding + rho >= cap;
-    if (r.saturated) {
+    const double cap = e.admitted >= 1 ? e.admitted : 1e6;
+    // The population whose throughput (Little) is the rate: bisection.
+    double lo = 0, hi = cap;
+    DecodeState s = stateAt(e, hi);
+    bool saturated = s.x < rate;
+    if (!saturated) {
+        for (int it = 0; it < 60 && hi - lo > 1e-4 * std::max(1.0, hi); ++it) {
+            const double mid = 0.5 * (lo + hi);
+            (stateAt(e, mid).x < rate ? lo : hi) = mid;
+        }
+        s = stateAt(e, std::max(hi, 1e-6));
+    }
+    const double up = std::min(0.999, rate * e.promptTokens * s.v.perPromptToken);
+    const double rho = rate * s.v.shareS;
+    saturated = saturated || rho >= 1 || up >= 0.95 || s.decoding + rho >= cap;
+    if (saturated) {
         // No steady state: report the engine full (closed loop at its admitted
         // population); the caller says the rate is above what it serves.
         LoadResult full = closedLoop(e, e.admitted >= 1 ? static_cast<int>(e.admitted) : 4096);
         full.saturated = true;
         return full;
     }
+    r.saturated = false;
     r.requestsPerS = rate;
     r.decoding = s.decoding;
     r.prefillS = s.v.prefillS;
-    r.utilization = s.up;
-    r.tpotS = s.d / out;
-    const double stepMean = (s.decoding >= 1 ? s.v.decodeStep : e.step(0, 1)) / (1 - s.up);
-    const double wait = rho * s.v.prefillS / (2 * (1 - rho)); // M/D/1
+    r.utilization = up;
+    const double step = s.decoding >= 1 ? s.v.decodeStep : e.step(0, 1);
+    r.tpotS = step / (1 - up);
+    const double stepMean = step / (1 - up);
+    const double wait = rho * s.v.shareS / (2 * (1 - rho)); // M/D/1 on the prompts' share of the engine
     r.ttftS = 0.5 * stepMean + wait + s.v.prefillS;
     r.ttftP99S = std::max(r.ttftS, stepMean + s.v.prefillS + waitP99(wait, rho));
     return r;

@@ -16,6 +16,10 @@ struct EngineShape {
     /// one or more prompts, causal attention over a chunk of `chunkOf` prompt
     /// tokens) beside one decode token for each of `decoding` running sequences.
     std::function<double(double prefillTokens, double decoding)> step;
+    /// Seconds `prefillTokens` prompt tokens add to a step of `decoding` decodes:
+    /// their compute (the pass over all the step's tokens less the pass over the
+    /// decodes alone), continuous in both, even where the step is memory-bound.
+    std::function<double(double prefillTokens, double decoding)> promptCost;
 };
 
 /// What the load gives.
