@@ -303,7 +303,9 @@ void Solver::inferenceCandidates(const Gpu& g)
         for (InferPrecision q : {InferPrecision::FP32, InferPrecision::FP16, InferPrecision::BF16, InferPrecision::FP8,
                                  InferPrecision::INT8, InferPrecision::INT4, InferPrecision::FP4})
             if (toString(q) == name && std::find(precisions.begin(), precisions.end(), q) == precisions.end() &&
-                (lm || q == b.inference.precision))
+                (lm || q == b.inference.precision) &&
+                // weight-only FP8 / FP4 on parts without those tensor cores are INT8's and INT4's case
+                (q != InferPrecision::FP8 || g.supports(DType::FP8)) && (q != InferPrecision::FP4 || g.supports(DType::FP4)))
                 precisions.push_back(q);
     auto weightBytes = [](InferPrecision p) {
         switch (p) {
