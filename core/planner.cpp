@@ -640,7 +640,8 @@ PlanResult Solver::run()
         why += "; " + num(o.confidence.fits * o.confidence.meetsTargets * 100, "%.0f") + "% sure to fit" +
                (hasTargets() ? " and meet the targets" : "");
         if (e.uncertainty.throughput > 0.2)
-            why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") + "%: not calibrated on this GPU type)";
+            why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") +
+                   "%, 1 sigma: beyond the runs the calibration measured)";
         if (training && o.precision == "fp8" && m_base.training.precision != TrainPrecision::FP8)
             why += " (FP8 training needs Transformer Engine / torchao)";
         if (first && o.rank > 1 && first->costKey > 0)
