@@ -92,17 +92,15 @@ DecodeState stateAt(const EngineShape& e, double decoding)
 /// latency S, and each prompt waiting ahead of it delays it by its share of the
 /// engine, `share`: prompts that fit one step together are prefilled together)
 /// and a delay station (decode, D) with population n. Returns X; r1 = the
-/// prefill station's residence time.
+/// prefill station's residence time. Schweitzer's approximation (an arriving
+/// request sees (n - 1) / n of the mean queue) has a closed form here:
+/// R = S + share (n - 1) R / (R + D), a quadratic in R; exact at n = 1 (R = S)
+/// and within a few percent of exact MVA beyond, in O(1) instead of O(n).
 double mva(double S, double share, double D, int n, double& r1)
 {
-    double q = 0, x = 0;
-    r1 = S;
-    for (int k = 1; k <= n; ++k) {
-        r1 = S + share * q;
-        x = k / (r1 + D);
-        q = x * r1;
-    }
-    return x;
+    const double b = D - S - share * (n - 1);
+    r1 = 0.5 * (-b + std::sqrt(b * b + 4 * S * D));
+    return n / (r1 + D);
 }
 
 } // namespace
