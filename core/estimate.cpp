@@ -1,6 +1,7 @@
 #include "estimate.h"
 
 #include "calibration.h"
+#include "confidence.h"
 #include "catalog.h"
 #include "mig.h"
 #include "sizing.h"
@@ -312,6 +313,8 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     e.gpuName = gpu.name;
     e.count = plan.count;
     e.capacityBytes = capacityBytes(gpu, *plan.cal);
+    if (plan.serving) // a serving engine uses its share of the GPU (inference.memory_fraction)
+        e.capacityBytes *= s.inference.memoryFraction;
     e.approximate = s.model.approximate;
     e.computePrecision = std::string(dtypeName(plan.compute));
 
@@ -387,6 +390,9 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
         }
         if (tg.ttftMs && r.ttftMs && *r.ttftMs > *tg.ttftMs)
             e.targetMisses.push_back("TTFT " + detail::fmt(*r.ttftMs) + " ms > target " + detail::fmt(*tg.ttftMs) + " ms");
+        if (tg.ttftP99Ms && r.ttftP99Ms && *r.ttftP99Ms > *tg.ttftP99Ms)
+            e.targetMisses.push_back("TTFT p99 " + detail::fmt(*r.ttftP99Ms) + " ms > target " +
+                                     detail::fmt(*tg.ttftP99Ms) + " ms");
         if (tg.tpotMs && r.tpotMs && *r.tpotMs > *tg.tpotMs)
             e.targetMisses.push_back("TPOT " + detail::fmt(*r.tpotMs) + " ms > target " + detail::fmt(*tg.tpotMs) + " ms");
         if (tg.requestsPerS) {
@@ -405,6 +411,7 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     }
     e.meetsTargets = e.targetMisses.empty();
     e.uncertainty = detail::uncertaintyFor(plan);
+    fillConfidence(s, e);
     e.notes = std::move(plan.notes);
     e.terms = std::move(plan.terms);
     return e;

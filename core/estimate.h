@@ -42,9 +42,11 @@ struct TrainingResult {
 struct InferenceResult {
     // Language models
     std::optional<double> ttftMs;
+    std::optional<double> ttftP99Ms;  // serving: 99th percentile of the TTFT under the load
     std::optional<double> tpotMs;
     std::optional<double> tokensPerS;
     std::optional<double> usdPerMillionTokens;
+    std::optional<int> admitted;      // serving: sequences the engine holds at once (its KV blocks in memory_fraction)
     // Vision models
     std::optional<double> samplesPerS;
     std::optional<double> latencyMs;
@@ -54,6 +56,14 @@ struct InferenceResult {
 struct Uncertainty {
     double memory = 0;
     double throughput = 0;
+};
+
+/// How sure the estimate is (core/confidence.h): probabilities from the
+/// uncertainty, lognormal around the prediction.
+struct Confidence {
+    double fits = 1;          // P(memory at the peak <= capacity)
+    double meetsTargets = 1;  // P(every target met): one speed error moves all times, so the min over targets
+    double latency = 1;       // P(the latency targets alone: TTFT, TPOT, TTFT p99, deadline); not written out
 };
 
 /// The estimate for one GPU type in the scenario's configuration.
@@ -68,6 +78,7 @@ struct GpuEstimate {
     std::optional<InferenceResult> inference;
     double usdPerHour = 0;      // whole job (count GPUs), for the pricing model
     Uncertainty uncertainty;
+    Confidence confidence;
     bool meetsTargets = true;
     std::vector<std::string> targetMisses; // why a target is missed
     std::vector<std::string> notes;        // fallbacks, warnings, assumptions

@@ -31,6 +31,16 @@ using units::kMiB;
 // (torch.compile, torchtitan, Liger) keeps ~ the bf16 logits and one fp32 grad.
 constexpr double kLogitBytesEager = 14;
 constexpr double kLogitBytesOptimized = 6;
+// training.chunked_loss (torchtune's CEWithChunkedOutputLoss, 8 chunks): the
+// logits are never upcast whole, only one chunk at a time (4 / 8 B per element
+// in flight). Eager, each chunk's fp32 log-softmax stays saved for backward (4)
+// beside the 16-bit logits of every chunk (2); the recipe deletes the logits
+// before backward, leaving the saved 4. Compiled (torchtune compiles the loss),
+// the fused cross-entropy saves its 16-bit input and a log-sum-exp per token
+// and recomputes the softmax in backward: 2 B kept.
+constexpr double kLossChunks = 8;
+constexpr double kLogitBytesChunkedEager = 2 + 4 + 4 / kLossChunks;
+constexpr double kLogitBytesChunkedCompiled = 2 + 4 / kLossChunks;
 
 /// CUDA context + runtime modules (a fixed per-process reservation).
 double contextBytes(const Plan& p)
@@ -157,6 +167,8 @@ namespace {
 
 double logitBytesPerElement(const Plan& p)
 {
+    if (p.training && p.s->training.chunkedLoss)
+        return p.optimized ? kLogitBytesChunkedCompiled : kLogitBytesChunkedEager;
     if (p.optimized)
         return kLogitBytesOptimized;
     return p.actBytes >= 4 ? 16 : kLogitBytesEager;
@@ -320,8 +332,26 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     } else {
         grads = trainable * sb.gradients / tp;
     }
+    if (t.optimizerInBackward) {
+        // torchtune optimizer_in_backward: a hook steps each parameter as its
+        // gradient is ready and frees it, so at most one parameter's gradient
+        // (the largest trainable tensor) is alive, never the full buffer.
+        double largest = 0;
+        if (lora) {
+            for (const auto& lin : p.linears)
+                if (targeted(p, lin.name))
+                    largest = std::max(largest, double(p.s->training.loraRank) * double(std::max(lin.in, lin.out)));
+        } else {
+            for (const auto& lin : p.linears)
+                largest = std::max(largest, double(lin.in) * double(lin.out) / tp);
+            if (hasLogits || stage == Stage::First)
+                largest = std::max(largest, headParams / tp);
+        }
+        grads = std::min(grads, largest * gradBytes);
+    }
     // DDP (no ZeRO) keeps flat all-reduce buckets the size of the gradients.
-    const double buckets = (p.dp > 1 && p.zero == 0) ? trainable * std::min(gradBytes, 4.0) / (lora ? 1 : tp) : 0;
+    const double buckets =
+        (p.dp > 1 && p.zero == 0 && !t.optimizerInBackward) ? trainable * std::min(gradBytes, 4.0) / (lora ? 1 : tp) : 0;
 
     // Activations for one micro-batch
     const double tokens = double(t.microBatch) * t.seqLen;
@@ -342,7 +372,8 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
         if (t.checkpointing == Checkpointing::Full) {
             // The first layer is recomputed after the loss backward has freed all
             // but the 16-bit logits: the peak is whichever moment is larger.
-            const double recomputeMoment = perLayer * tokens + tokens * double(m.vocab) * 2 / tp;
+            const double recomputeMoment =
+                perLayer * tokens + tokens * double(m.vocab) * (t.chunkedLoss && !p.optimized ? 4 : 2) / tp;
             logits = std::max(logits, recomputeMoment);
         }
     } else if (t.checkpointing == Checkpointing::Full) {
@@ -384,6 +415,9 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const double atStart = mem.activations + headGrad;
     const double atEnd = grads + tokens * m.hidden * 4 / tp;
     p.term("memory.gradients.full", "Gradients (all, end of backward)", units::bytesToGiB(grads), "GiB", [&] {
+        if (t.optimizerInBackward)
+            return "optimizer in backward: each gradient is applied and freed as soon as it is computed; the largest "
+                   "one alive is " + fmtGiB(grads);
         return fmt(lora ? 4.0 : sb.gradients, 4) + " B x " + fmt(trainable / 1e6) + "M trainable params" +
                (p.zero >= 1 && p.autocast && !lora
                     ? (p.zero >= 3 ? " (fp32 gradient shard)" : " (16-bit grads + the fp32 partition the optimizer steps on)")
@@ -535,15 +569,44 @@ MemoryBreakdown inferenceMemory(Plan& p)
             ctx = std::ceil(ctx / block) * block;
         const double seqTokens = double(inf.promptTokens) + inf.outputTokens;
         const bool kinds = m.slidingLayers + m.chunkedLayers + m.linearLayers > 0;
-        const double kv = double(inf.batch) * m.kvBytesPerSequence(seqTokens, p.kvBytes, block) / shard;
+        const double kvPerSeq = m.kvBytesPerSequence(seqTokens, p.kvBytes, block) / shard;
+        const double perToken = prefillLiveBytesPerToken(p);
+        const double logitsPerSeq = double(m.vocab) * (p.actBytes + 4) / p.tp;
+        const double chunk = std::max(1.0, p.cal->servingChunkTokens);
+        double held = inf.batch; // sequences whose KV is in memory at once
+        if (p.serving) {
+            // The engine's share of the GPU (inference.memory_fraction, vLLM's
+            // gpu_memory_utilization) holds the weights, its fixed buffers and
+            // the chunk transient; the rest is KV blocks, and it admits as many
+            // sequences as they hold (the others wait: servingload.h).
+            const Calibration& c = *p.cal;
+            const double budget = p.gpu->memoryGb * units::kGiB * c.usableMemoryFraction * inf.memoryFraction;
+            const double perSeq = kvPerSeq + logitsPerSeq * (1 + c.allocatorSlackTransient);
+            auto fixedWith = [&](double tokens) {
+                return mem.weights * (1 + c.allocatorSlackWeights) + contextBytes(p) +
+                       (c.buffersInferMib + c.servingEngineMib) * kMiB +
+                       tokens * perToken * (1 + c.allocatorSlackTransient);
+            };
+            double k = std::floor((budget - fixedWith(chunk)) / perSeq);
+            if (k >= 1 && k * inf.promptTokens < chunk)
+                k = std::floor((budget - fixedWith(k * inf.promptTokens)) / perSeq);
+            p.admitted = std::max(0.0, k);
+            if (p.admitted >= 1 && held > p.admitted) {
+                held = p.admitted;
+                p.notes.push_back("The engine holds " + fmt(p.admitted, 6) + " of the " + std::to_string(inf.batch) +
+                                  " sequences at once (KV blocks in memory_fraction " + fmt(inf.memoryFraction) +
+                                  " of the GPU); the others wait for blocks, and the TTFT counts that wait.");
+            }
+        }
+        const double kv = held * kvPerSeq;
         mem.kvCache = kv;
         p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB", [&] {
             if (!kinds)
                 return std::string("batch x (prompt + output") + (p.serving ? " in blocks of " + fmt(block) + " tokens" : "") +
                        ") x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) + " B = " +
-                       std::to_string(inf.batch) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " + fmt(p.kvBytes);
+                       fmt(held, 6) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " + fmt(p.kvBytes);
             // Hybrid models: each layer kind keeps what the engine allocates for it.
-            std::string t = "batch " + std::to_string(inf.batch) + " x [" + std::to_string(m.fullAttentionLayers()) +
+            std::string t = "batch " + fmt(held, 6) + " x [" + std::to_string(m.fullAttentionLayers()) +
                             " full layers x " + fmt(ctx) + " tokens";
             if (m.slidingLayers > 0)
                 t += " + " + std::to_string(m.slidingLayers) + " sliding layers x min(context, window " +
@@ -565,11 +628,10 @@ MemoryBreakdown inferenceMemory(Plan& p)
         // peak is the live set of one layer for batch x prompt tokens. A serving
         // engine prefills in chunks (serving_chunk_tokens per step): the live set
         // is bounded by the chunk.
-        const double allTokens = double(inf.batch) * inf.promptTokens;
-        const double tokens = p.serving ? std::min(allTokens, std::max(1.0, p.cal->servingChunkTokens)) : allTokens;
-        const double perToken = prefillLiveBytesPerToken(p);
+        const double allTokens = held * inf.promptTokens;
+        const double tokens = p.serving ? std::min(allTokens, chunk) : allTokens;
         // Only the last position's logits are computed (16-bit product, fp32 copy).
-        const double logits = double(inf.batch) * m.vocab * (p.actBytes + 4) / p.tp;
+        const double logits = held * logitsPerSeq;
         const double act = tokens * perToken + logits;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB", [&] {

@@ -59,11 +59,14 @@ ordered_json resultJson(const GpuEstimate& r)
                 o[key] = round4(*v);
         };
         put("ttft_ms", i.ttftMs);
+        put("ttft_p99_ms", i.ttftP99Ms);
         put("tpot_ms", i.tpotMs);
         put("tokens_per_s", i.tokensPerS);
         put("samples_per_s", i.samplesPerS);
         put("latency_ms", i.latencyMs);
         put("usd_per_million_tokens", i.usdPerMillionTokens);
+        if (i.admitted)
+            o["admitted_sequences"] = *i.admitted; // extension key: what the engine holds at once
         j["inference"] = o;
     }
     ordered_json cost = ordered_json::object();
@@ -71,6 +74,7 @@ ordered_json resultJson(const GpuEstimate& r)
         cost["usd_per_hour"] = round4(r.usdPerHour);
     j["cost"] = cost;
     j["uncertainty"] = {{"memory", round4(r.uncertainty.memory)}, {"throughput", round4(r.uncertainty.throughput)}};
+    j["confidence"] = {{"fits", round4(r.confidence.fits)}, {"meets_targets", round4(r.confidence.meetsTargets)}};
     j["capacity_gib"] = gib(r.capacityBytes);
     j["meets_targets"] = r.meetsTargets && r.fits;
     if (!r.targetMisses.empty())

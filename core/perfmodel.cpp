@@ -16,6 +16,7 @@
 // with what it was fitted on and why it has its form), are read through
 // Plan::cal, and are re-checked by tst_validation and `gpuplanner-cli validate`.
 #include "perfparts.h"
+#include "servingload.h"
 #include "sizing.h"
 
 #include "units.h"
@@ -547,40 +548,75 @@ TrainingResult trainingPerformance(Plan& p)
 
 namespace {
 
-/// Continuous batching with chunked prefill (runtime "serving"): at `batch`
-/// running sequences, a new request's prompt is prefilled over engine steps of
-/// at most serving_chunk_tokens tokens, each step also carrying one decode token
-/// for each of the other batch - 1 sequences (decode first, as vLLM schedules);
-/// its TTFT is those steps. Every request's prompt is prefilled once during the
-/// output_tokens decode steps of the others, so the mean time per output token
-/// is the decode step plus the whole batch's prefill spread over the output.
+/// Continuous batching with chunked prefill (runtime "serving") under load: the
+/// `batch` users in the system (closed loop) or targets.requests_per_s (open
+/// loop), queueing for prefill and for KV blocks included (servingload.h).
+/// `forward(tokens, head, attnFlops)` times one pass; `decodeStep` is the decode
+/// step of the whole batch, of which `kvReadS` reads its KV cache and
+/// max(`weightReadS`, `gemmS`) streams the weights (`gemmS`: their GEMMs at the
+/// batch's rows, `minRows` the smallest tile). Returns the requests per second served.
 template <class Forward>
-void servingLatency(Plan& p, InferenceResult& r, double prefillAll, double decodeStep, double kvReadS, Forward&& forward)
+double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvReadS, double weightReadS, double gemmS,
+                      double minRows, Forward&& forward)
 {
     const auto& inf = p.s->inference;
-    const double riders = double(inf.batch) - 1;
-    const double chunk = std::max(1.0, p.cal->servingChunkTokens);
-    const double budget = std::max(1.0, chunk - riders); // prompt tokens per step
+    const double batch = std::max(1, inf.batch);
     const double prompt = std::max(1, inf.promptTokens);
-    const double steps = std::ceil(prompt / budget);
-    const double perStep = prompt / steps;
-    // The prompt's causal attention, split over the steps; the riders read their
-    // KV cache once per step (kvReadS is the whole batch's read).
-    const double attnPerStep = attentionFlops(p, 1, prompt) / steps;
-    const double riderKv = riders > 0 ? kvReadS * riders / inf.batch : 0;
-    const double step = forward(perStep + riders, 1 + riders, attnPerStep) + riderKv;
-    const double ttft = steps * step;
-    const double tpot = decodeStep + prefillAll / std::max(1, inf.outputTokens);
-    r.ttftMs = ttft * 1e3;
-    r.tpotMs = tpot * 1e3;
-    p.term("time.serving.ttft", "Serving: time to first token", ttft * 1e3, "ms", [&] {
-        return fmt(steps) + " chunked-prefill step(s) of " + fmt(perStep) + " prompt tokens + " + fmt(riders) +
-               " decode tokens of the running sequences (chunk " + fmt(chunk) + " tokens), " + fmt(step * 1e3) + " ms each";
+    const double kvPerSeq = kvReadS / batch;
+    const double attnPrompt = attentionFlops(p, 1, prompt);
+    EngineShape shape;
+    shape.promptTokens = prompt;
+    shape.outputTokens = std::max(1, inf.outputTokens);
+    shape.chunkTokens = std::max(1.0, p.cal->servingChunkTokens);
+    shape.admitted = p.admitted;
+    // A step decodes `decoding` sequences (the decode roofline, its KV reads
+    // scaled from the batch's) and carries `prefillTokens` prompt tokens (a
+    // forward pass over them and the decodes, with their share of a prompt's
+    // causal attention); a step is never faster than its decodes alone.
+    // The decode step at `decoding` sequences: the weight roofline at its own
+    // rows, its KV reads, and the rest of the batch's step (per-layer floor, TP).
+    const double weightS = std::max(weightReadS, gemmS);
+    const double rows = std::max(minRows, batch);
+    auto decodeOnly = [=](double decoding) {
+        return decodeStep - weightS - kvReadS + std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows) +
+               kvPerSeq * decoding;
+    };
+    shape.step = [=, &forward](double prefillTokens, double decoding) {
+        if (prefillTokens <= 0)
+            return decodeOnly(decoding);
+        const double pass = forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) +
+                            kvPerSeq * decoding;
+        return std::max(pass, decodeOnly(decoding));
+    };
+    shape.promptCost = [=, &forward](double prefillTokens, double decoding) {
+        return forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) -
+               (decoding >= 1 ? forward(decoding, decoding, 0) : 0);
+    };
+    const LoadResult load = inf.targets.requestsPerS ? openLoop(shape, *inf.targets.requestsPerS)
+                                                     : closedLoop(shape, inf.batch);
+    r.ttftMs = load.ttftS * 1e3;
+    r.ttftP99Ms = load.ttftP99S * 1e3;
+    r.tpotMs = load.tpotS * 1e3;
+    if (p.admitted >= 1)
+        r.admitted = static_cast<int>(std::min(p.admitted, 1e9));
+    if (load.saturated && p.explain)
+        p.notes.push_back("The load of " + fmt(*inf.targets.requestsPerS) + " requests/s is above what this replica serves (" +
+                          fmt(load.requestsPerS) + " requests/s with the engine full): the queue grows without bound; "
+                          "TTFT shown with the engine full.");
+    p.term("time.serving.ttft", "Serving: time to first token (mean, under load)", load.ttftS * 1e3, "ms", [&] {
+        return std::string(inf.targets.requestsPerS ? "open loop at " + fmt(*inf.targets.requestsPerS) + " requests/s"
+                                                    : "closed loop, " + std::to_string(inf.batch) + " users") +
+               ": half a step " + " + KV-block wait " + fmt(load.kvWaitS * 1e3) + " ms + prefill queue and the prompt's "
+               "own chunked prefill " + fmt(load.prefillS * 1e3) + " ms (chunk " + fmt(shape.chunkTokens) + " tokens, " +
+               fmt(load.decoding) + " sequences decoding, prefill " + fmt(load.utilization * 100) + "% of engine time)";
     });
-    p.term("time.serving.tpot", "Serving: time per output token", tpot * 1e3, "ms", [&] {
-        return "decode step " + fmt(decodeStep * 1e3) + " ms + the batch's prefill " + fmt(prefillAll * 1e3) +
-               " ms interleaved over " + std::to_string(inf.outputTokens) + " output tokens (continuous batching)";
+    p.term("time.serving.ttft_p99", "Serving: time to first token (p99)", load.ttftP99S * 1e3, "ms",
+           [&] { return std::string("one step + KV-block wait + own prefill + the queue's p99 wait (M/G/1 heavy-traffic tail)"); });
+    p.term("time.serving.tpot", "Serving: time per output token", load.tpotS * 1e3, "ms", [&] {
+        return "decode step of " + fmt(load.decoding) + " sequences, stretched by the prompt tokens riding in the steps (" +
+               fmt(load.utilization * 100) + "% of engine time)";
     });
+    return load.requestsPerS;
 }
 
 } // namespace
@@ -685,8 +721,10 @@ InferenceResult inferencePerformance(Plan& p)
     if (p.tp > 1)
         tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     r.tpotMs = tpot * 1e3;
+    double served = 0; // serving: requests/s under the load
     if (p.serving)
-        servingLatency(p, r, prefill, tpot, kvBytes / decodeBw, [&](double tokens, double head, double stepAttnFlops) {
+        served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
+                                std::max(c.decodeGemmMinRows, 1.0), [&](double tokens, double head, double stepAttnFlops) {
             GemmWork g;
             double a = 0;
             return forwardSeconds(tokens, head, stepAttnFlops, g, a);
@@ -702,7 +740,7 @@ InferenceResult inferencePerformance(Plan& p)
                        : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(c.kernelSDecodeEager * 1e6) +
                              " us host time"); });
     const double cycle = prefill + inf.outputTokens * tpot;
-    r.tokensPerS = double(inf.batch) * inf.outputTokens / cycle * p.dp;
+    r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include "planserving.h"
 
 #include "catalog.h"
+#include "confidence.h"
 #include "mig.h"
 #include "scenario.h"
 #include "textformat.h"
@@ -66,6 +67,10 @@ public:
         , m_request(r)
     {
         m_work.hardware.mig.clear(); // the search tries whole GPUs and MIG slices itself
+        // A load is split over replicas: each replica is estimated with its users
+        // in the system (closed loop), and the replicas are sized for the rate.
+        m_work.inference.targets.requestsPerS.reset();
+        m_conf = std::clamp(r.confidence.value_or(s.hardware.confidence), 0.0, 1.0);
     }
 
     PlanResult run();
@@ -80,6 +85,7 @@ private:
     }
     void keep(PlanOption o, const Gpu& g);
     void noteMiss(const Gpu& g, const GpuEstimate& e);
+    bool hasTargets() const;
 
     const Scenario& m_base;
     Scenario m_work;
@@ -92,6 +98,31 @@ private:
     std::map<std::string, std::pair<std::string, std::string>> m_sliceOf; // slice id -> (base id, slice)
     long long m_considered = 0;
     bool m_loadTooLarge = false; // an option was dropped: its replicas exceeded max_count
+    double m_conf = 0.9;         // keep what fits and meets the targets with this probability
+    /// The probability costs and times are taken at: the confidence, never below
+    /// the point estimate (at 0.5 and below, the point: a plan is never ranked optimistically).
+    double rankP() const { return std::max(m_conf, 0.5); }
+    long long m_dpCap = 0;       // training: a layout was skipped because its data-parallel width exceeded this global batch
+    /// Whether the user allowed this format (hardware.precisions, default the workload's own).
+    bool allowedPrecision(std::string_view name) const
+    {
+        const auto& allowed = m_base.hardware.precisions;
+        if (allowed.empty())
+            return name == (m_base.mode == Mode::Training ? toString(m_base.training.precision)
+                                                          : toString(m_base.inference.precision));
+        return std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+    }
+    /// Serving on a GeForce-class card the user did not allow (hardware.consumer) nor name.
+    bool consumerNotAllowed(const Gpu& g) const
+    {
+        if (m_base.mode == Mode::Training || g.tier != Tier::Consumer || m_base.hardware.consumer)
+            return false;
+        std::string id = g.id;
+        if (auto it = m_sliceOf.find(g.id); it != m_sliceOf.end())
+            id = it->second.first;
+        const auto& named = m_base.hardware.gpus;
+        return std::find(named.begin(), named.end(), id) == named.end();
+    }
 };
 
 void Solver::noteMiss(const Gpu& g, const GpuEstimate& e)
@@ -102,6 +133,10 @@ void Solver::noteMiss(const Gpu& g, const GpuEstimate& e)
         m.bestMemory = std::min(m.bestMemory, e.memory.total());
     } else if (!e.meetsTargets && m.target.empty() && !e.targetMisses.empty()) {
         m.target = e.targetMisses.front();
+    } else if (m.target.empty() && e.confidence.fits * e.confidence.meetsTargets < m_conf) {
+        m.target = "fits and meets the targets at the point estimate, but only " +
+                   num(e.confidence.fits * e.confidence.meetsTargets * 100, "%.0f") + "% sure to (confidence " +
+                   num(m_conf * 100, "%.0f") + "% asked)";
     }
 }
 
@@ -115,7 +150,14 @@ void Solver::keep(PlanOption o, const Gpu& g)
         o.gpuName = m_catalog.find(o.gpu)->name;
     }
     o.fits = o.estimate.fits;
-    o.meetsTargets = o.estimate.fits && o.estimate.meetsTargets;
+    // Sure enough: P(fits) x P(meets) at least the plan's confidence (independent
+    // memory and speed errors; confidence.h).
+    o.meetsTargets = o.estimate.fits && o.estimate.meetsTargets &&
+                     o.confidence.fits * o.confidence.meetsTargets >= m_conf - 1e-12;
+    if (!allowedPrecision(o.precision))
+        o.needs = "precision";
+    else if (consumerNotAllowed(g))
+        o.needs = "consumer";
     m_all.push_back(std::move(o));
 }
 
@@ -128,11 +170,26 @@ void Solver::trainingCandidates(const Gpu& g)
     // optimizer step); the layouts keep it, so a data-parallel width above it
     // (less than one sample per replica) is not an option.
     const int userDp = std::max(1, b.hardware.count / std::max(1, b.hardware.tp * b.hardware.pp));
-    const long long globalBatch = static_cast<long long>(b.training.microBatch) * b.training.gradAccum * userDp;
+    // training.global_batch_tokens: the batch to hold, in sequences; the layouts
+    // then choose micro-batch, accumulation and data-parallel width under it.
+    const bool heldTokens = b.training.globalBatchTokens && lm;
+    const long long globalBatch =
+        heldTokens ? std::max(1LL, static_cast<long long>(std::ceil(*b.training.globalBatchTokens / b.training.seqLen - 1e-9)))
+                   : static_cast<long long>(b.training.microBatch) * b.training.gradAccum * userDp;
+    // Formats: the allowed ones (hardware.precisions, default the workload's),
+    // plus FP8 for 16-bit full training where the GPU has it (ranked only when
+    // allowed; otherwise listed apart with its saving).
     std::vector<TrainPrecision> precisions{b.training.precision};
+    for (const auto& name : b.hardware.precisions)
+        for (TrainPrecision q : {TrainPrecision::FP32, TrainPrecision::TF32, TrainPrecision::AmpBF16, TrainPrecision::AmpFP16,
+                                 TrainPrecision::BF16, TrainPrecision::FP8})
+            if (toString(q) == name && std::find(precisions.begin(), precisions.end(), q) == precisions.end() &&
+                (q != TrainPrecision::FP8 || g.supports(DType::FP8)))
+                precisions.push_back(q);
     const bool sixteen = b.training.precision == TrainPrecision::AmpBF16 || b.training.precision == TrainPrecision::BF16 ||
                          b.training.precision == TrainPrecision::AmpFP16;
-    if (sixteen && g.supports(DType::FP8) && lm && b.training.method == TrainMethod::Full)
+    if (sixteen && g.supports(DType::FP8) && lm && b.training.method == TrainMethod::Full &&
+        std::find(precisions.begin(), precisions.end(), TrainPrecision::FP8) == precisions.end())
         precisions.push_back(TrainPrecision::FP8);
     const double price = priceOf(b, g);
     // Consumer and workstation cards are rented one box at a time (PCIe, no
@@ -143,16 +200,18 @@ void Solver::trainingCandidates(const Gpu& g)
         for (int tp = 1; tp <= std::min(8, count); tp *= 2) {
             if (!lm && tp > 1)
                 break;
-            if (lm && (model.heads % tp != 0))
-                break;
+            if (lm && !tpProblem(model, tp).empty())
+                continue; // tp must divide the heads and the KV heads (or replicate them)
             for (int pp = 1; tp * pp <= count; pp *= 2) {
                 if (count % (tp * pp) != 0)
                     continue;
-                if (pp > 1 && (!lm || pp > model.layers || tp < std::min(8, count)))
+                if (pp > 1 && (!lm || !ppProblem(model, pp).empty() || tp < std::min(8, count)))
                     break; // pipeline only once tensor parallelism is at a node's width
                 const int dp = count / (tp * pp);
-                if (dp > globalBatch)
+                if (dp > globalBatch) {
+                    m_dpCap = globalBatch; // the user's global batch caps data parallelism
                     continue;
+                }
                 const long long perReplica = (globalBatch + dp - 1) / dp;
                 for (int zero : {0, 1, 3}) {
                     if (dp == 1 && zero > 0)
@@ -167,7 +226,11 @@ void Solver::trainingCandidates(const Gpu& g)
                         for (Checkpointing ck : ckpts) {
                             if (placed)
                                 break;
-                            for (int micro = int(std::min<long long>(b.training.microBatch, perReplica)); micro >= 1;
+                            // Holding global_batch_tokens, the micro-batch is free too: start
+                            // at up to 16 sequences and halve until it fits.
+                            const long long microStart =
+                                heldTokens ? std::max<long long>(b.training.microBatch, 16) : b.training.microBatch;
+                            for (int micro = int(std::min<long long>(microStart, perReplica)); micro >= 1;
                                  micro /= 2) {
                                 m_work.hardware.count = count;
                                 m_work.hardware.tp = tp;
@@ -178,7 +241,7 @@ void Solver::trainingCandidates(const Gpu& g)
                                 m_work.training.microBatch = micro;
                                 m_work.training.gradAccum = int((perReplica + micro - 1) / micro);
                                 GpuEstimate e = eval(g);
-                                if (!e.fits) {
+                                if (!e.fits || e.confidence.fits < m_conf) {
                                     noteMiss(g, e);
                                     continue;
                                 }
@@ -205,6 +268,12 @@ void Solver::trainingCandidates(const Gpu& g)
                                     o.costKey = rate > 0 && price > 0 ? e.usdPerHour / (rate * 3600) * 1e6 : kInf;
                                     o.timeKey = rate > 0 ? 1e6 / rate / 3600 : kInf;
                                 }
+                                // At the confidence: the time (and the cost with it) this
+                                // option stays under with probability m_conf.
+                                const double q = quantileFactor(e.uncertainty.throughput, rankP());
+                                o.costKey *= q;
+                                o.timeKey *= q;
+                                o.confidence = e.confidence;
                                 o.estimate = std::move(e);
                                 keep(std::move(o), g);
                                 break;
@@ -223,6 +292,14 @@ void Solver::inferenceCandidates(const Gpu& g)
     const ModelArch& model = b.model;
     const bool lm = model.isLanguageModel();
     std::vector<InferPrecision> precisions{b.inference.precision};
+    for (const auto& name : b.hardware.precisions) // the allowed formats (hardware.precisions)
+        for (InferPrecision q : {InferPrecision::FP32, InferPrecision::FP16, InferPrecision::BF16, InferPrecision::FP8,
+                                 InferPrecision::INT8, InferPrecision::INT4, InferPrecision::FP4})
+            if (toString(q) == name && std::find(precisions.begin(), precisions.end(), q) == precisions.end() &&
+                (lm || q == b.inference.precision) &&
+                // weight-only FP8 / FP4 on parts without those tensor cores are INT8's and INT4's case
+                (q != InferPrecision::FP8 || g.supports(DType::FP8)) && (q != InferPrecision::FP4 || g.supports(DType::FP4)))
+                precisions.push_back(q);
     auto weightBytes = [](InferPrecision p) {
         switch (p) {
         case InferPrecision::FP32: return 4.0;
@@ -238,7 +315,8 @@ void Solver::inferenceCandidates(const Gpu& g)
     // precision "checkpoint" keeps the checkpoint's own storage: no requantization.
     if (lm && !b.inference.checkpointWeights) {
         for (InferPrecision q : {InferPrecision::FP8, InferPrecision::INT8, InferPrecision::INT4, InferPrecision::FP4}) {
-            if (weightBytes(q) >= weightBytes(b.inference.precision))
+            if (weightBytes(q) >= weightBytes(b.inference.precision) ||
+                std::find(precisions.begin(), precisions.end(), q) != precisions.end())
                 continue;
             if (q == InferPrecision::FP8 && !g.supports(DType::FP8))
                 continue; // weight-only FP8 on older parts exists, but INT8 covers that case
@@ -257,8 +335,8 @@ void Solver::inferenceCandidates(const Gpu& g)
     for (int tp = 1; tp <= std::min(slice ? 1 : 8, b.hardware.maxCount); tp *= 2) {
         if (!lm && tp > 1)
             break;
-        if (lm && model.heads % tp != 0)
-            break;
+        if (lm && !tpProblem(model, tp).empty())
+            continue; // tp must divide the heads and the KV heads (or replicate them)
         for (InferPrecision prec : precisions) {
             m_work.hardware.count = tp;
             m_work.hardware.tp = tp;
@@ -274,7 +352,7 @@ void Solver::inferenceCandidates(const Gpu& g)
             // Continuous batching: one replica holds sequences while their KV
             // cache fits and the latency targets hold at its batch.
             const detail::ReplicaCapacity cap = detail::replicaCapacity(
-                at, [&](const GpuEstimate& e) { noteMiss(g, e); }, tg, lm, 4096);
+                at, [&](const GpuEstimate& e) { noteMiss(g, e); }, tg, lm, 4096, m_conf);
             if (cap.users == 0)
                 continue;
             // Replicas hold the demand; with a load they also serve its rate.
@@ -282,7 +360,8 @@ void Solver::inferenceCandidates(const Gpu& g)
             std::string limit = cap.limit;
             GpuEstimate full = at(cap.users);
             if (tg.requestsPerS) {
-                const double perReplica = rateOf(full);
+                // The rate one replica serves at the confidence (its speed at the quantile).
+                const double perReplica = rateOf(full) / quantileFactor(full.uncertainty.throughput, rankP());
                 // In double: 1e9 requests/s overflowed an int into a negative count.
                 const double forRate = perReplica > 0 ? std::max(1.0, std::ceil(*tg.requestsPerS / perReplica - 1e-9)) : kInf;
                 if (forRate > replicas) {
@@ -306,16 +385,19 @@ void Solver::inferenceCandidates(const Gpu& g)
             // its capacity does, by the count above).
             int batch = static_cast<int>(std::ceil(demand / replicas));
             GpuEstimate e = batch == cap.users ? full : at(batch);
-            if (tg.requestsPerS && replicas * rateOf(e) < *tg.requestsPerS) {
+            auto sureRate = [&](const GpuEstimate& x) {
+                return replicas * rateOf(x) / quantileFactor(x.uncertainty.throughput, rankP());
+            };
+            if (tg.requestsPerS && sureRate(e) < *tg.requestsPerS) {
                 int lo = batch, hi = cap.users;
                 while (hi - lo > 1) {
                     const int mid = lo + (hi - lo) / 2;
-                    (replicas * rateOf(at(mid)) >= *tg.requestsPerS ? hi : lo) = mid;
+                    (sureRate(at(mid)) >= *tg.requestsPerS ? hi : lo) = mid;
                 }
                 batch = hi;
                 e = at(hi);
             }
-            if (!e.fits || !detail::meetsLatency(e, tg)) {
+            if (!e.fits || !detail::meetsLatency(e, tg, m_conf)) {
                 batch = cap.users; // latency or memory not monotone in the batch: take the checked one
                 e = full;
             }
@@ -338,12 +420,32 @@ void Solver::inferenceCandidates(const Gpu& g)
             else
                 o.costKey = kInf;
             o.timeKey = r.tpotMs.value_or(r.latencyMs.value_or(0));
+            // At the confidence: a speed-driven cost (USD per token) and the time
+            // at their quantile; a load's replicas were sized at it above.
+            const double q = quantileFactor(e.uncertainty.throughput, rankP());
+            if (!tg.requestsPerS)
+                o.costKey *= q;
+            o.timeKey *= q;
+            o.confidence.fits = e.confidence.fits;
+            o.confidence.meetsTargets = e.confidence.latency;
+            if (tg.requestsPerS && rateOf(e) > 0)
+                o.confidence.meetsTargets = std::min(o.confidence.meetsTargets,
+                                                     probabilityAtMost(1.0, replicas * rateOf(e) / *tg.requestsPerS,
+                                                                       e.uncertainty.throughput));
             e.meetsTargets = true; // latency targets checked here; the demand and load are met by replicas
             e.targetMisses.clear();
             o.estimate = std::move(e);
             keep(std::move(o), g);
         }
     }
+}
+
+bool Solver::hasTargets() const
+{
+    if (m_base.mode == Mode::Training)
+        return m_base.training.targets.deadlineHours || m_base.training.targets.budgetUsd;
+    const auto& t = m_base.inference.targets;
+    return t.ttftMs || t.tpotMs || t.requestsPerS || t.ttftP99Ms;
 }
 
 PlanResult Solver::run()
@@ -394,10 +496,12 @@ PlanResult Solver::run()
     }
 
     // Feasible, then cheapest, then fastest.
+    out.confidence = m_conf;
     std::vector<PlanOption> feasible;
+    std::vector<PlanOption> disallowed; // feasible, but need what the user did not allow
     for (auto& o : m_all)
         if (o.meetsTargets && std::isfinite(o.costKey))
-            feasible.push_back(o);
+            (o.needs.empty() ? feasible : disallowed).push_back(o);
     out.feasible = static_cast<long long>(feasible.size());
     out.considered = m_considered;
     auto better = [](const PlanOption& a, const PlanOption& b) {
@@ -454,6 +558,38 @@ PlanResult Solver::run()
         out.timeLabel = m_base.model.isLanguageModel() ? "TPOT (ms)" : "batch latency (ms)";
     }
     const PlanOption* first = distinct.empty() ? nullptr : &distinct.front();
+    // Cheaper options the user did not allow: the best of each format (and of
+    // consumer cards), listed apart with what they would save.
+    std::stable_sort(disallowed.begin(), disallowed.end(), better);
+    std::map<std::string, bool> asideSeen;
+    for (auto& o : disallowed) {
+        const std::string key = o.needs + "/" + (o.needs == "precision" ? o.precision : std::string());
+        if (asideSeen[key] || (first && o.costKey >= first->costKey))
+            continue;
+        asideSeen[key] = true;
+        o.saving = first && first->costKey > 0 ? 1 - o.costKey / first->costKey : 0;
+        std::string why = std::to_string(o.count * o.replicas) + "x " + o.gpuName + " at " + o.precision;
+        why += first ? ": " + num(o.saving * 100, "%.0f") + "% cheaper than rank 1" : ": no allowed option meets the targets";
+        if (o.needs == "precision") {
+            why += "; not ranked: " + o.precision + " is not in hardware.precisions (allowed: ";
+            std::string allowed;
+            if (m_base.hardware.precisions.empty())
+                allowed = std::string(training ? toString(m_base.training.precision) : toString(m_base.inference.precision));
+            for (const auto& a : m_base.hardware.precisions)
+                allowed += (allowed.empty() ? "" : ", ") + a;
+            why += allowed + "). Quality: " +
+                   (o.precision == "fp8"   ? std::string("FP8 is usually within noise of 16-bit on benchmarks, but check your task")
+                    : o.precision == "int8" ? std::string("INT8 weight-only loses little; check your task")
+                    : o.precision == "int4" || o.precision == "fp4"
+                        ? "4-bit weights lose measurable accuracy on some tasks (reasoning, code); evaluate before switching"
+                        : "a different numeric format changes the results; evaluate before switching");
+        } else {
+            why += "; not ranked: a GeForce card, whose driver licence excludes data-centre use; allow it with "
+                   "hardware.consumer or name it in hardware.gpus";
+        }
+        o.why = why;
+        out.apart.push_back(o);
+    }
     for (auto& o : out.options) {
         const auto& e = o.estimate;
         std::string why = (o.mig.empty() ? "fits in " + std::to_string(o.count) + "x " : "fits in a MIG " + o.mig + " slice of ") +
@@ -495,8 +631,11 @@ PlanResult Solver::run()
             if (o.precision == "int4" || o.precision == "int8" || o.precision == "fp4")
                 why += " (check quality at " + o.precision + ")";
         }
+        why += "; " + num(o.confidence.fits * o.confidence.meetsTargets * 100, "%.0f") + "% sure to fit" +
+               (hasTargets() ? " and meet the targets" : "");
         if (e.uncertainty.throughput > 0.2)
-            why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") + "%: not calibrated on this GPU type)";
+            why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") +
+                   "%, 1 sigma: beyond the runs the calibration measured)";
         if (training && o.precision == "fp8" && m_base.training.precision != TrainPrecision::FP8)
             why += " (FP8 training needs Transformer Engine / torchao)";
         if (first && o.rank > 1 && first->costKey > 0)
@@ -510,6 +649,10 @@ PlanResult Solver::run()
             else
                 why += "; " + num(saving * 100, "%.0f") + "% cheaper than " + std::to_string(distinct[1].count) + "x " +
                        distinct[1].gpuName;
+            // Its margin against its own 1-sigma speed error (log scale, as the errors are modelled).
+            if (std::log(distinct[1].costKey / o.costKey) < e.uncertainty.throughput)
+                why += " (within noise of #2: the margin is less than this estimate's +/-" +
+                       num(e.uncertainty.throughput * 100, "%.0f") + "% speed uncertainty)";
         }
         o.why = why;
     }
@@ -533,7 +676,10 @@ PlanResult Solver::run()
         } else {
             const Miss& miss = m_misses[id];
             if (!miss.target.empty())
-                why = "misses a target at every size tried: " + miss.target;
+                why = "misses a target at every size tried: " + miss.target +
+                      (training && m_dpCap > 0 ? " (data parallelism capped at " + std::to_string(m_dpCap) +
+                                                     " by the global batch; see the notes)"
+                                               : "");
             else if (std::isfinite(miss.bestMemory))
                 why = "does not fit: needs at least " + num(units::bytesToGiB(miss.bestMemory), "%.1f") +
                       " GiB per GPU of " + num(units::bytesToGiB(miss.capacity), "%.0f") + " at every size up to " +
@@ -557,6 +703,23 @@ PlanResult Solver::run()
         out.notes.push_back("No configuration fits and meets the targets; see the alternatives for the closest misses.");
     if (m_base.model.approximate)
         out.notes.push_back("The model shape was guessed from its size: " + m_base.model.shapeNote);
+    if (training && m_dpCap > 0) {
+        const bool held = m_base.training.globalBatchTokens && m_base.model.isLanguageModel();
+        std::string note = "Data parallelism capped at " + std::to_string(m_dpCap) + " replicas by the global batch of " +
+                           std::to_string(m_dpCap) + (m_base.model.isLanguageModel() ? " sequences" : " samples");
+        if (held)
+            note += " (workload.training.global_batch_tokens " + num(*m_base.training.globalBatchTokens, "%.6g") +
+                    " / seq_len " + std::to_string(m_base.training.seqLen) + ")";
+        else
+            note += " (micro_batch x grad_accum x data-parallel GPUs of the scenario); larger jobs would change the "
+                    "optimization. Set workload.training.global_batch_tokens to the batch you train with to let the "
+                    "plan add data-parallel GPUs";
+        out.notes.push_back(note + ".");
+    }
+    if (m_conf > 0.5)
+        out.notes.push_back("Ranked at " + num(m_conf * 100, "%.0f") + "% confidence: an option is kept when it fits and "
+                            "meets the targets with at least that probability, and its cost and time are the values it "
+                            "stays under with that probability (the estimate's uncertainty, lognormal).");
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include "estimate.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,12 @@ struct PlanOption {
     bool fits = false;
     bool meetsTargets = false;
     double usdPerHour = 0;        // all GPUs of all replicas
-    double costKey = 0;           // what the ranking minimizes (USD, USD/h or USD per token)
-    double timeKey = 0;           // tie-break and Pareto axis (hours, or TPOT ms)
+    double costKey = 0;           // what the ranking minimizes (USD, USD/h or USD per token), at the plan's
+                                  // confidence: the point cost x the time quantile (confidence.h)
+    double timeKey = 0;           // tie-break and Pareto axis (hours, or TPOT ms), at the confidence too
+    Confidence confidence;        // P(fits), P(meets the targets, the load included) of this option
+    std::string needs;            // what the user did not allow: "" (ranked), "precision", "consumer"
+    double saving = 0;            // unranked options: share of rank 1's cost they would save
     GpuEstimate estimate;         // numbers for one replica
     std::string why;
 };
@@ -51,12 +56,24 @@ struct PlanResult {
     long long considered = 0;             // configurations estimated
     long long feasible = 0;               // that fit and meet the targets
     std::vector<std::string> notes;
+    double confidence = 0.9;              // the probability the ranked options fit and meet the targets with
+    /// Cheaper options that need what the user did not allow (another precision,
+    /// a consumer card for serving): not ranked, listed with their saving.
+    std::vector<PlanOption> apart;
 };
 
 struct PlanRequest {
+    // A constructor (not an aggregate), so PlanRequest{top} and PlanRequest{top, calibration} stay complete.
+    PlanRequest(int top_ = 10, const Calibration* calibration_ = nullptr)
+        : top(top_)
+        , calibration(calibration_)
+    {
+    }
     int top = 10;
     /// The constants every estimate uses (`--calibration FILE`); nullptr = built-in.
     const Calibration* calibration = nullptr;
+    /// `--confidence P`; unset = hardware.confidence.
+    std::optional<double> confidence;
 };
 
 /// Searches GPU type x count (up to hardware.max_count) x TP/PP/ZeRO x

@@ -35,10 +35,11 @@ std::string planToJson(const PlanResult& r)
     doc["format"] = "gpuplanner-plan";
     doc["version"] = 1;
     doc["scenario"] = r.scenario;
-    ordered_json options = ordered_json::array();
-    for (const auto& o : r.options) {
+    doc["confidence"] = round4(r.confidence);
+    auto optionJson = [](const PlanOption& o) {
         ordered_json j;
-        j["rank"] = o.rank;
+        if (o.rank > 0)
+            j["rank"] = o.rank;
         j["gpu"] = o.gpu;
         if (!o.mig.empty())
             j["mig"] = o.mig;
@@ -90,10 +91,24 @@ std::string planToJson(const PlanResult& r)
             j["users_per_replica"] = o.usersPerReplica;
             j["limit"] = o.limit;
         }
+        j["confidence"] = {{"fits", round4(o.confidence.fits)}, {"meets_targets", round4(o.confidence.meetsTargets)}};
+        if (!o.needs.empty()) {
+            j["needs"] = o.needs;
+            j["saving"] = round4(o.saving);
+        }
         j["why"] = o.why;
-        options.push_back(j);
-    }
+        return j;
+    };
+    ordered_json options = ordered_json::array();
+    for (const auto& o : r.options)
+        options.push_back(optionJson(o));
     doc["options"] = options;
+    // Extension key: cheaper options that need what the user did not allow
+    // (another precision, a consumer card for serving), not ranked.
+    ordered_json apart = ordered_json::array();
+    for (const auto& o : r.apart)
+        apart.push_back(optionJson(o));
+    doc["not_ranked"] = apart;
     doc["pareto"] = r.pareto;
     ordered_json alts = ordered_json::array();
     for (const auto& a : r.alternatives)
@@ -112,7 +127,8 @@ std::string planToTable(const PlanResult& r)
 {
     std::ostringstream out;
     out << r.scenario << "\n" << r.considered << " configurations estimated, " << r.feasible
-        << " fit and meet the targets. Ranked by " << r.costLabel << ", then " << r.timeLabel << ".\n\n";
+        << " fit and meet the targets with probability " << round4(r.confidence) << " or more. Ranked by "
+        << r.costLabel << ", then " << r.timeLabel << ", at that confidence.\n\n";
     for (const auto& o : r.options) {
         const bool onFront = std::find(r.pareto.begin(), r.pareto.end(), o.rank) != r.pareto.end();
         char line[160];
@@ -125,6 +141,11 @@ std::string planToTable(const PlanResult& r)
         out << "      " << o.why << "\n";
     }
     out << "(* = on the cost-vs-time Pareto front; columns: " << r.costLabel << ", " << r.timeLabel << ")\n";
+    if (!r.apart.empty()) {
+        out << "\nNot ranked (need what the scenario does not allow):\n";
+        for (const auto& o : r.apart)
+            out << "  " << o.why << "\n";
+    }
     if (!r.alternatives.empty()) {
         out << "\nPopular alternatives:\n";
         for (const auto& a : r.alternatives)

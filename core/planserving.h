@@ -19,18 +19,19 @@ struct ReplicaCapacity {
 };
 
 /// Whether the estimate meets the TTFT and TPOT targets (vision: TTFT bounds the
-/// batch latency).
-bool meetsLatency(const GpuEstimate& e, const InferenceTargets& t);
+/// batch latency); with `confidence` > 0, also that it fits and meets them with
+/// at least that probability (GpuEstimate::confidence: fits x latency).
+bool meetsLatency(const GpuEstimate& e, const InferenceTargets& t, double confidence = 0);
 
 /// What an estimate that does not fit or misses a target runs into.
-std::string limitOf(const GpuEstimate& e, const InferenceTargets& t, bool languageModel);
+std::string limitOf(const GpuEstimate& e, const InferenceTargets& t, bool languageModel, double confidence = 0);
 
 /// Searches batch 1..maxBatch (doubling, then bisecting: memory and latency grow
 /// with the batch) for the replica's capacity. `eval(batch)` estimates one
 /// replica at that batch; `onMiss` sees every estimate that fails.
 ReplicaCapacity replicaCapacity(const std::function<GpuEstimate(int)>& eval,
                                 const std::function<void(const GpuEstimate&)>& onMiss, const InferenceTargets& t,
-                                bool languageModel, int maxBatch);
+                                bool languageModel, int maxBatch, double confidence = 0);
 
 /// "KV memory", "TPOT", ... for the option's why text.
 std::string limitText(const std::string& limit);

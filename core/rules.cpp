@@ -53,7 +53,11 @@ int smallestFit(Scenario s, const Catalog& cat, const std::string& gpu, std::str
 {
     s.hardware.gpus = {gpu};
     s.hardware.maxCount = 256;
-    const PlanResult r = plan(s, cat, PlanRequest{1000});
+    // "Needs at least": the smallest count that fits by the estimate itself
+    // (confidence 0.5: the point estimate, not the planner's 90% margin).
+    PlanRequest request{1000};
+    request.confidence = 0.5;
+    const PlanResult r = plan(s, cat, request);
     int best = 0;
     for (const auto& o : r.options)
         if (o.fits && (best == 0 || o.count < best)) {

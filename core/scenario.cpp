@@ -105,7 +105,7 @@ void parseTraining(JsonReader& r, const json& t, TrainingWorkload& w)
     r.checkKeys(t, p,
                 {"method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch", "seq_len",
                  "image_size", "grad_accum", "activation_checkpointing", "dataset_tokens", "dataset_samples", "epochs",
-                 "targets"});
+                 "targets", "global_batch_tokens", "chunked_loss", "optimizer_in_backward"});
     if (auto v = r.choice(t, p, "method", kMethods))
         w.method = static_cast<TrainMethod>(*v);
     if (auto v = r.integer(t, p, "lora_rank", 1, 65536))
@@ -153,6 +153,11 @@ void parseTraining(JsonReader& r, const json& t, TrainingWorkload& w)
         r.error(p + ".dataset_samples", "give dataset_tokens or dataset_samples, not both");
     if (auto v = r.number(t, p, "epochs", 0, 1e5, true))
         w.epochs = *v;
+    w.globalBatchTokens = r.number(t, p, "global_batch_tokens", 1, 1e12);
+    if (auto v = r.boolean(t, p, "chunked_loss"))
+        w.chunkedLoss = *v;
+    if (auto v = r.boolean(t, p, "optimizer_in_backward"))
+        w.optimizerInBackward = *v;
     if (const json* tg = r.object(t, p, "targets", false)) {
         const std::string gp = p + ".targets";
         r.checkKeys(*tg, gp, {"deadline_hours", "budget_usd"});
@@ -165,7 +170,8 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
 {
     const std::string p = "workload.inference";
     r.checkKeys(t, p,
-                {"precision", "kv_precision", "batch", "prompt_tokens", "output_tokens", "image_size", "targets"});
+                {"precision", "kv_precision", "batch", "prompt_tokens", "output_tokens", "image_size", "targets",
+                 "memory_fraction"});
     if (t.contains("precision") && t.at("precision") == "checkpoint")
         w.checkpointWeights = true; // the checkpoint's own storage; 16-bit compute unless the format runs natively
     else if (auto v = r.choice(t, p, "precision", kInferPrecisions))
@@ -180,9 +186,12 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
         w.outputTokens = *v;
     if (auto v = r.integer(t, p, "image_size", 16, 8192))
         w.imageSize = *v;
+    if (auto v = r.number(t, p, "memory_fraction", 0, 1, true))
+        w.memoryFraction = *v;
     if (const json* tg = r.object(t, p, "targets", false)) {
         const std::string gp = p + ".targets";
-        r.checkKeys(*tg, gp, {"ttft_ms", "tpot_ms", "requests_per_s"});
+        r.checkKeys(*tg, gp, {"ttft_ms", "tpot_ms", "requests_per_s", "ttft_p99_ms"});
+        w.targets.ttftP99Ms = r.number(*tg, gp, "ttft_p99_ms", 0, 1e9, true);
         w.targets.ttftMs = r.number(*tg, gp, "ttft_ms", 0, 1e9, true);
         w.targets.tpotMs = r.number(*tg, gp, "tpot_ms", 0, 1e9, true);
         w.targets.requestsPerS = r.number(*tg, gp, "requests_per_s", 0, 1e9, true);
@@ -209,7 +218,32 @@ std::string shardGroupProblem(const Hardware& hw)
 void parseHardware(JsonReader& r, const json& h, Hardware& hw)
 {
     const std::string p = "hardware";
-    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "shard_group", "max_count", "network_gbps", "mig"});
+    r.checkKeys(h, p, {"gpus", "count", "tp", "pp", "zero", "shard_group", "max_count", "network_gbps", "mig",
+                       "precisions", "consumer", "confidence"});
+    if (auto it = h.find("precisions"); it != h.end()) {
+        // Training or inference format names; validateScenario checks them against the mode.
+        if (!it->is_array() || it->empty()) {
+            r.error(p + ".precisions", "must be a non-empty array of precisions, got " + detail::describe(*it));
+        } else {
+            for (std::size_t i = 0; i < it->size(); ++i) {
+                const json& e = (*it)[i];
+                const bool known = e.is_string() && (std::find(kTrainPrecisions.begin(), kTrainPrecisions.end(),
+                                                               e.get_ref<const std::string&>()) != kTrainPrecisions.end() ||
+                                                     std::find(kInferPrecisions.begin(), kInferPrecisions.end(),
+                                                               e.get_ref<const std::string&>()) != kInferPrecisions.end());
+                if (!known)
+                    r.error(p + ".precisions[" + std::to_string(i) + "]",
+                            "must be a training precision (fp32, tf32, amp_bf16, amp_fp16, bf16, fp8) or an inference "
+                            "one (fp32, fp16, bf16, fp8, int8, int4, fp4), got " + detail::describe(e));
+                else if (std::find(hw.precisions.begin(), hw.precisions.end(), e.get<std::string>()) == hw.precisions.end())
+                    hw.precisions.push_back(e.get<std::string>());
+            }
+        }
+    }
+    if (auto v = r.boolean(h, p, "consumer"))
+        hw.consumer = *v;
+    if (auto v = r.number(h, p, "confidence", 0, 1))
+        hw.confidence = *v;
     if (auto it = h.find("gpus"); it != h.end()) {
         if (it->is_string() && it->get_ref<const std::string&>() == "all") {
             hw.gpus.clear();
@@ -425,6 +459,32 @@ ParsedScenario parseScenario(std::string_view text, bool keepProblems)
     return out;
 }
 
+std::string tpProblem(const ModelArch& m, int tp)
+{
+    if (tp <= 1 || !m.isLanguageModel() || m.heads <= 0)
+        return {};
+    if (m.heads % tp != 0)
+        return "must divide the " + std::to_string(m.heads) + " attention heads of " + m.name + ", got " +
+               std::to_string(tp);
+    const int kv = m.kvHeads > 0 ? m.kvHeads : m.heads;
+    // vLLM / TensorRT-LLM: below the KV heads tp divides them; above, each KV
+    // head is replicated on tp / kv_heads GPUs, which needs tp a multiple of them.
+    if (tp <= kv ? kv % tp != 0 : tp % kv != 0)
+        return "must divide the " + std::to_string(kv) + " KV heads of " + m.name +
+               " (or be a multiple of them, each KV head then replicated), got " + std::to_string(tp);
+    return {};
+}
+
+std::string ppProblem(const ModelArch& m, int pp)
+{
+    if (pp <= 1 || !m.isLanguageModel() || m.layers <= 0)
+        return {};
+    if (pp > m.layers)
+        return "must be at most the " + std::to_string(m.layers) + " layers of " + m.name + " (one stage holds at "
+               "least one layer), got " + std::to_string(pp);
+    return {};
+}
+
 std::vector<Diagnostic> validateScenario(const Scenario& s)
 {
     std::vector<Diagnostic> d;
@@ -493,6 +553,27 @@ std::vector<Diagnostic> validateScenario(const Scenario& s)
     }
     if (s.pricing.utilization <= 0 || s.pricing.utilization > 1)
         d.push_back({"pricing.utilization", "must be in (0, 1]"});
+    if (lm) {
+        if (const std::string problem = tpProblem(s.model, h.tp); !problem.empty())
+            d.push_back({"hardware.tp", problem});
+        if (const std::string problem = ppProblem(s.model, h.pp); !problem.empty())
+            d.push_back({"hardware.pp", problem});
+    }
+    for (std::size_t i = 0; i < h.precisions.size(); ++i) {
+        const auto& names = s.mode == Mode::Training ? std::span<const std::string_view>(kTrainPrecisions)
+                                                     : std::span<const std::string_view>(kInferPrecisions);
+        if (std::find(names.begin(), names.end(), h.precisions[i]) == names.end())
+            d.push_back({"hardware.precisions[" + std::to_string(i) + "]",
+                         "\"" + h.precisions[i] + "\" is not " +
+                             (s.mode == Mode::Training ? "a training precision (fp32, tf32, amp_bf16, amp_fp16, bf16, fp8)"
+                                                       : "an inference precision (fp32, fp16, bf16, fp8, int8, int4, fp4)")});
+    }
+    if (!(h.confidence >= 0 && h.confidence <= 1))
+        d.push_back({"hardware.confidence", "must be a probability in [0, 1]"});
+    if (!(inf.memoryFraction > 0 && inf.memoryFraction <= 1))
+        d.push_back({"workload.inference.memory_fraction", "must be in (0, 1]"});
+    if (t.globalBatchTokens && !(*t.globalBatchTokens >= 1))
+        d.push_back({"workload.training.global_batch_tokens", "must be a positive number of tokens"});
     return d;
 }
 
@@ -542,6 +623,12 @@ std::string scenarioToJson(const Scenario& s)
                {"epochs", t.epochs}};
     if (t.datasetTokens)
         tr["dataset_tokens"] = *t.datasetTokens;
+    if (t.globalBatchTokens)
+        tr["global_batch_tokens"] = *t.globalBatchTokens;
+    if (t.chunkedLoss)
+        tr["chunked_loss"] = true;
+    if (t.optimizerInBackward)
+        tr["optimizer_in_backward"] = true;
     if (t.datasetSamples)
         tr["dataset_samples"] = *t.datasetSamples;
     if (t.targets.deadlineHours || t.targets.budgetUsd) {
@@ -560,7 +647,9 @@ std::string scenarioToJson(const Scenario& s)
                {"image_size", i.imageSize}};
     if (i.kvPrecision)
         in["kv_precision"] = toString(*i.kvPrecision);
-    if (i.targets.ttftMs || i.targets.tpotMs || i.targets.requestsPerS) {
+    if (i.memoryFraction != 0.9)
+        in["memory_fraction"] = i.memoryFraction;
+    if (i.targets.ttftMs || i.targets.tpotMs || i.targets.requestsPerS || i.targets.ttftP99Ms) {
         json tg = json::object();
         if (i.targets.ttftMs)
             tg["ttft_ms"] = *i.targets.ttftMs;
@@ -568,6 +657,8 @@ std::string scenarioToJson(const Scenario& s)
             tg["tpot_ms"] = *i.targets.tpotMs;
         if (i.targets.requestsPerS)
             tg["requests_per_s"] = *i.targets.requestsPerS;
+        if (i.targets.ttftP99Ms)
+            tg["ttft_p99_ms"] = *i.targets.ttftP99Ms;
         in["targets"] = tg;
     }
     doc["workload"] = {{"mode", toString(s.mode)}, {"runtime", toString(s.runtime)}, {"training", tr}, {"inference", in}};
@@ -582,6 +673,12 @@ std::string scenarioToJson(const Scenario& s)
         hw["gpus"] = h.gpus;
     if (!h.mig.empty())
         hw["mig"] = h.mig;
+    if (!h.precisions.empty())
+        hw["precisions"] = h.precisions;
+    if (h.consumer)
+        hw["consumer"] = true;
+    if (h.confidence != 0.9)
+        hw["confidence"] = h.confidence;
     doc["hardware"] = hw;
     const auto& p = s.pricing;
     doc["pricing"] = {{"model", toString(p.model)},

@@ -39,12 +39,18 @@ struct TrainingWorkload {
     std::optional<double> datasetSamples;
     double epochs = 1;
     TrainingTargets targets;
+    // The global batch (tokens per optimizer step) to hold; the planner then
+    // chooses micro-batch, accumulation and data-parallel width under it.
+    std::optional<double> globalBatchTokens;
+    bool chunkedLoss = false;          // loss in chunks: logits never whole (torchtune)
+    bool optimizerInBackward = false;  // each gradient applied and freed at once (torchtune)
 };
 
 struct InferenceTargets {
     std::optional<double> ttftMs;
     std::optional<double> tpotMs;
     std::optional<double> requestsPerS;
+    std::optional<double> ttftP99Ms;
 };
 
 struct InferenceWorkload {
@@ -57,6 +63,7 @@ struct InferenceWorkload {
     int promptTokens = 1024;
     int outputTokens = 256;
     int imageSize = 224;
+    double memoryFraction = 0.9;  // serving: share of GPU memory the engine may use (vLLM gpu_memory_utilization)
     InferenceTargets targets;
 };
 
@@ -70,6 +77,9 @@ struct Hardware {
     int maxCount = 1024;
     double networkGbps = 400;
     std::string mig;                // "" = whole GPUs; "1g".."7g" = one MIG slice of one GPU (count 1)
+    std::vector<std::string> precisions; // plan: formats it may choose (mode's precision names); empty = the workload's own
+    bool consumer = false;          // plan: rank GeForce-class cards for serving
+    double confidence = 0.9;        // plan: rank at this probability of fitting and meeting the targets
 };
 
 struct Pricing {
@@ -129,6 +139,13 @@ std::string scenarioToJson(const Scenario& s);
 
 /// Checks ranges and cross-field rules without parsing (for the UI); empty when valid.
 std::vector<Diagnostic> validateScenario(const Scenario& s);
+
+/// Why tensor parallelism of degree `tp` cannot split the model (it must divide
+/// the attention heads, and the KV heads or be a multiple of them, as vLLM
+/// replicates KV heads); empty when it can or the model has no heads.
+std::string tpProblem(const ModelArch& m, int tp);
+/// Why `pp` pipeline stages cannot split the model (at most one per layer); empty when they can.
+std::string ppProblem(const ModelArch& m, int pp);
 
 /// The built-in default scenario (the one the app starts on).
 Scenario defaultScenario();

@@ -21,6 +21,7 @@ struct Plan {
     bool training = true;
     bool optimized = false;
     bool serving = false;   // runtime "serving" on a language model: paged KV, chunked prefill, continuous batching
+    double admitted = 0;    // serving: sequences whose KV fits the engine's memory_fraction at once (memorymodel sets it)
 
     // Training formats
     TrainPrecision precision = TrainPrecision::AmpBF16;

@@ -413,6 +413,18 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             ValidationCase c{label, gpuId, familyOf(s), {}};
             c.predict = [s, g = *gpu, value = num(r, "value")](const EstimateOptions& o, Rows& rows) mutable {
                 const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
+                if (s.runtime == Runtime::Serving) {
+                    // The engine admits what its KV pool holds (core/servingload.h): the
+                    // pool is kvFraction of the memory free after the weights and buffers,
+                    // i.e. inference.memory_fraction = (others + kvFraction x free) / total.
+                    s.inference.memoryFraction = 1.0;
+                    s.inference.batch = 1;
+                    const GpuEstimate one = estimateOn(s, g, o);
+                    const double others = one.memory.total() - one.memory.kvCache;
+                    if (others < one.capacityBytes)
+                        s.inference.memoryFraction =
+                            (others + kvFraction * (one.capacityBytes - others)) / one.capacityBytes;
+                }
                 double best = 0;
                 int bestBatch = 0;
                 // Paged KV caches admit requests by the memory they use now: on

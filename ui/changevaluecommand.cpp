@@ -13,6 +13,10 @@ bool mergeable(ScenarioModel::Field f)
     case F::Gpus:
     case F::LoraTargets:
     case F::Mode:
+    case F::Precisions: // ticks and switches: each click is its own undo step
+    case F::Consumer:
+    case F::ChunkedLoss:
+    case F::OptimizerInBackward:
         return false;
     default:
         return true;

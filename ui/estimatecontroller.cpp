@@ -1,4 +1,5 @@
 #include "estimatecontroller.h"
+#include "reportrecommendation.h"
 
 #include "format.h"
 #include "scenariomodel.h"
@@ -271,10 +272,13 @@ QString recommendationText(const gp::Estimate& e, const QString& currency)
         what = QObject::tr("%1/h").arg(formatMoney(r.usdPerHour, currency));
     // One arg() call, one pass: a chained arg() would substitute again inside the text
     // already put in (a currency symbol or GPU name such as "%1%2").
-    return QObject::tr("%1x %2: the cheapest of %3 options that fit and meet the targets — %4; uses %5 of %6 GiB per GPU.")
+    // Without targets meets_targets is exactly 1: say only how sure it is to fit.
+    const bool targets = r.confidence.meetsTargets < 1;
+    return QObject::tr("%1x %2: the cheapest of %3 options that fit and meet the targets — %4; uses %5 of %6 GiB per "
+                       "GPU. How sure: %7.")
         .arg(QString::number(r.count), QString::fromStdString(r.gpuName), QString::number(fitting), what,
              formatNumber(gp::units::bytesToGiB(r.memory.total()), 3),
-             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3));
+             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3), confidenceText(r, targets));
 }
 
 std::optional<GpuChoice> rentBuyChoice(const gp::Estimate& e, const gp::Scenario& s, const gp::Catalog& catalog)

@@ -6,6 +6,7 @@
 #include "palette.h"
 #include "plancontroller.h"
 #include "plantablemodel.h"
+#include "reportrecommendation.h"
 
 #include "charts/plannercharts.h"
 
@@ -16,6 +17,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QShowEvent>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -23,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace gp::ui {
@@ -135,8 +138,26 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // How sure the ranked options must be (hardware.confidence): the planner keeps
+    // those that fit and meet the targets with this probability, at the cost they
+    // stay under with it.
+    auto* confidenceLabel = new QLabel(tr("&Confidence:"));
+    m_confidence = new QComboBox;
+    m_confidence->setAccessibleName(ScenarioModel::label(Field::Confidence));
+    m_confidence->setToolTip(tr("Keep options that fit and meet the targets with at least this probability, ranked on "
+                                "the cost they stay under with it (saved in the scenario as hardware.confidence)"));
+    for (const double p : {0.5, 0.8, 0.9, 0.95, 0.99})
+        m_confidence->addItem(p == 0.5 ? tr("50% (point estimates)") : QStringLiteral("%1%").arg(p * 100), p);
+    confidenceLabel->setBuddy(m_confidence);
+    connect(m_confidence, &QComboBox::activated, this, [this](int i) {
+        if (i >= 0)
+            m_model->setValue(Field::Confidence, m_confidence->itemData(i).toDouble());
+    });
+    connect(m_model, &ScenarioModel::changed, this, &PlannerPage::showConfidence);
     bar->addWidget(scopeLabel);
     bar->addWidget(m_scope);
+    bar->addWidget(confidenceLabel);
+    bar->addWidget(m_confidence);
     bar->addWidget(m_planNow);
     bar->addWidget(m_status, 1);
     layout->addLayout(bar);
@@ -238,7 +259,23 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
 
     connect(m_controller, &PlanController::planChanged, this, &PlannerPage::showPlan);
     connect(m_controller, &PlanController::runningChanged, this, &PlannerPage::showRunning);
+    showConfidence();
     showPlan();
+}
+
+void PlannerPage::showConfidence()
+{
+    const double p = m_model->scenario().hardware.confidence;
+    int i = -1;
+    for (int k = 0; k < m_confidence->count(); ++k)
+        if (std::fabs(m_confidence->itemData(k).toDouble() - p) < 1e-9)
+            i = k;
+    if (i < 0) { // a value from a file: offer it as it is
+        m_confidence->addItem(QStringLiteral("%1%").arg(formatNumber(p * 100, 4)), p);
+        i = m_confidence->count() - 1;
+    }
+    const QSignalBlocker block(m_confidence);
+    m_confidence->setCurrentIndex(i);
 }
 
 PlannerPage::~PlannerPage() = default;
@@ -288,9 +325,10 @@ void PlannerPage::showPlan()
                               .arg(statusColor(Status::Bad).name(),
                                    htmlEscape(tr("No plan: %1").arg(error)).replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     } else if (m_controller->hasResult()) {
-        m_status->setText(tr("%1 configurations estimated, %2 fit and meet the targets (%3 ms).")
+        m_status->setText(tr("%1 configurations estimated, %2 fit and meet the targets with %3% confidence (%4 ms).")
                               .arg(formatNumber(static_cast<double>(plan.considered), 6))
                               .arg(formatNumber(static_cast<double>(plan.feasible), 6))
+                              .arg(formatNumber(plan.confidence * 100, 3))
                               .arg(formatNumber(m_controller->lastRunMs(), 2)));
     } else {
         m_status->setText(tr("Not planned yet."));
@@ -319,7 +357,8 @@ void PlannerPage::showPlan()
                                     htmlEscape(QString::fromStdString(best.precision)), htmlEscape(planBatchText(best, mode)),
                                     htmlEscape(QString::fromStdString(plan.costLabel)), formatMoney(best.costKey, m_currency),
                                     htmlEscape(QString::fromStdString(plan.timeLabel)), formatNumber(best.timeKey, 3)) +
-                           htmlEscape(serving));
+                           htmlEscape(serving) + QStringLiteral(" ") +
+                           htmlEscape(tr("How sure: %1.").arg(planConfidenceText(best, plan.confidence))));
     }
 
     m_chart->setChart(charts::buildPlanChart(plan, charts::ChartOptions{m_currency, false, charts::kMaxGpus}));
@@ -336,6 +375,8 @@ void PlannerPage::showPlan()
     m_alternatives->setHtml(alt);
 
     QStringList notes;
+    for (const auto& o : plan.apart) // cheaper, but need what the scenario does not allow
+        notes << QStringLiteral("• ") + htmlEscape(tr("Not ranked: %1").arg(QString::fromStdString(o.why)));
     for (const auto& n : plan.notes)
         notes << QStringLiteral("• ") + htmlEscape(QString::fromStdString(n));
     if (m_controller->hasResult())

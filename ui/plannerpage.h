@@ -50,6 +50,8 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     QPushButton* useButton() const { return m_use; }
     QComboBox* scopeCombo() const { return m_scope; }
+    /// The confidence the plan ranks at (hardware.confidence; one undo step per choice).
+    QComboBox* confidenceCombo() const { return m_confidence; }
 
     /// Loads the option in a row of the table model into the scenario (one undo
     /// step). False when the row is invalid or the scenario already is that option.
@@ -75,6 +77,7 @@ private:
     void showPlan();
     void showRunning(bool running);
     void selectionChanged();
+    void showConfidence();
 
     ScenarioModel* m_model;
     PlanController* m_controller;
@@ -82,6 +85,7 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view = nullptr;
     QComboBox* m_scope = nullptr;
+    QComboBox* m_confidence = nullptr;
     QPushButton* m_planNow = nullptr;
     QPushButton* m_launch = nullptr;
     QLabel* m_status = nullptr;

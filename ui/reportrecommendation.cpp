@@ -7,6 +7,7 @@
 #include "core/scenario.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gp::ui {
 
@@ -34,7 +35,25 @@ QString setupText(const gp::PlanOption& o)
     return s;
 }
 
+QString percent(double p) { return QStringLiteral("%1%").arg(formatNumber(std::floor(p * 100), 3)); }
+
 } // namespace
+
+QString confidenceText(const gp::GpuEstimate& r, bool hasTargets)
+{
+    QString text = hasTargets ? QObject::tr("%1 sure to fit and %2 sure to meet the targets")
+                                    .arg(percent(r.confidence.fits), percent(r.confidence.meetsTargets))
+                              : QObject::tr("%1 sure to fit").arg(percent(r.confidence.fits));
+    return text + QObject::tr(" (speed +/-%1%, memory +/-%2%, 1 sigma)")
+                      .arg(formatNumber(r.uncertainty.throughput * 100, 2), formatNumber(r.uncertainty.memory * 100, 2));
+}
+
+QString planConfidenceText(const gp::PlanOption& o, double planConfidence)
+{
+    return QObject::tr("%1 sure to fit and meet the targets (ranked at %2 confidence; speed +/-%3%)")
+        .arg(percent(o.confidence.fits * o.confidence.meetsTargets), percent(planConfidence),
+             formatNumber(o.estimate.uncertainty.throughput * 100, 2));
+}
 
 ReportRecommendation reportRecommendation(const gp::Scenario& s, const gp::Estimate& e, const gp::PlanResult* plan,
                                           const QString& currency)
@@ -81,8 +100,9 @@ ReportRecommendation reportRecommendation(const gp::Scenario& s, const gp::Estim
     rec.planRank = best->rank;
     rec.setup = setupText(*best);
     rec.headline = QObject::tr("%1; the planner's best setup is %2, %3 (the cheapest of %4 setups that fit and meet "
-                               "the targets; see Plan).")
-                       .arg(none, rec.setup, planCost, formatNumber(static_cast<double>(plan->feasible), 6));
+                               "the targets; see Plan). How sure: %5.")
+                       .arg(none, rec.setup, planCost, formatNumber(static_cast<double>(plan->feasible), 6),
+                            planConfidenceText(*best, plan->confidence));
     return rec;
 }
 

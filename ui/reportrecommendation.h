@@ -5,6 +5,8 @@
 
 namespace gp {
 struct Estimate;
+struct GpuEstimate;
+struct PlanOption;
 struct PlanResult;
 struct Scenario;
 } // namespace gp
@@ -26,6 +28,12 @@ struct ReportRecommendation {
     QString headline;       // page 1's sentence
     QString plannerNote;    // the planner's #1 when it differs from the estimate's pick ("" otherwise)
 };
+
+/// How sure an estimate is, for a recommendation: "92% sure to fit and 85% sure to
+/// meet the targets (speed +/-16%, memory +/-9%, 1 sigma)" (issue #16).
+QString confidenceText(const gp::GpuEstimate& r, bool hasTargets);
+/// The same for a plan option, at the plan's confidence.
+QString planConfidenceText(const gp::PlanOption& o, double planConfidence);
 
 /// Builds the recommendation from the estimate and (when computed) the plan.
 ReportRecommendation reportRecommendation(const gp::Scenario& s, const gp::Estimate& e, const gp::PlanResult* plan,

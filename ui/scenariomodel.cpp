@@ -70,6 +70,14 @@ constexpr std::array<FieldInfo, static_cast<std::size_t>(Field::FieldCount)> kFi
     {"pricing.pue", "PUE"},
     {"pricing.amortization_years", "Amortization (years)"},
     {"pricing.hosting_usd_per_gpu_year", "Hosting (USD per GPU-year)"},
+    {"workload.training.global_batch_tokens", "Global batch to hold (tokens)"},
+    {"workload.training.chunked_loss", "Chunked loss"},
+    {"workload.training.optimizer_in_backward", "Optimizer in backward"},
+    {"workload.inference.memory_fraction", "Engine memory share"},
+    {"workload.inference.targets.ttft_p99_ms", "TTFT p99 target (ms)"},
+    {"hardware.precisions", "Precisions the planner may use"},
+    {"hardware.consumer", "GeForce cards for serving"},
+    {"hardware.confidence", "Plan confidence"},
 }};
 
 QVariant optionalValue(const std::optional<double>& v)
@@ -187,6 +195,14 @@ QVariant ScenarioModel::value(Field f) const
     case Field::Pue: return s.pricing.pue;
     case Field::AmortizationYears: return s.pricing.amortizationYears;
     case Field::HostingUsdPerGpuYear: return s.pricing.hostingUsdPerGpuYear;
+    case Field::GlobalBatchTokens: return optionalValue(t.globalBatchTokens);
+    case Field::ChunkedLoss: return t.chunkedLoss;
+    case Field::OptimizerInBackward: return t.optimizerInBackward;
+    case Field::MemoryFraction: return i.memoryFraction;
+    case Field::TtftP99Ms: return optionalValue(i.targets.ttftP99Ms);
+    case Field::Precisions: return toQStringList(s.hardware.precisions);
+    case Field::Consumer: return s.hardware.consumer;
+    case Field::Confidence: return s.hardware.confidence;
     case Field::FieldCount: break;
     }
     return {};
@@ -391,6 +407,14 @@ void ScenarioModel::applyValue(Field f, const QVariant& v)
     case Field::Pue: s.pricing.pue = v.toDouble(); break;
     case Field::AmortizationYears: s.pricing.amortizationYears = v.toDouble(); break;
     case Field::HostingUsdPerGpuYear: s.pricing.hostingUsdPerGpuYear = v.toDouble(); break;
+    case Field::GlobalBatchTokens: t.globalBatchTokens = toOptional(v); break;
+    case Field::ChunkedLoss: t.chunkedLoss = v.toBool(); break;
+    case Field::OptimizerInBackward: t.optimizerInBackward = v.toBool(); break;
+    case Field::MemoryFraction: i.memoryFraction = v.toDouble(); break;
+    case Field::TtftP99Ms: i.targets.ttftP99Ms = toOptional(v); break;
+    case Field::Precisions: s.hardware.precisions = toStdStrings(v.toStringList()); break;
+    case Field::Consumer: s.hardware.consumer = v.toBool(); break;
+    case Field::Confidence: s.hardware.confidence = v.toDouble(); break;
     case Field::FieldCount: return;
     }
     // An automatic name follows the content; undo re-applies the old content, so
@@ -480,7 +504,7 @@ QString ScenarioModel::problemsFor(Field f) const
     QStringList out;
     for (const auto& d : m_problems) {
         const bool match = d.path == path || (d.path.size() > path.size() && d.path.compare(0, path.size(), path) == 0 &&
-                                              d.path[path.size()] == '.');
+                                              (d.path[path.size()] == '.' || d.path[path.size()] == '['));
         if (match)
             out << withLabel(d);
     }

@@ -74,6 +74,15 @@ public:
         Pue,               // double
         AmortizationYears, // double
         HostingUsdPerGpuYear, // double (owned GPUs: rack, network, staff share)
+        // Issue #16 keys (after the others, so the fields above keep their numbers)
+        GlobalBatchTokens, // double, optional (workload.training.global_batch_tokens)
+        ChunkedLoss,       // bool
+        OptimizerInBackward, // bool
+        MemoryFraction,    // double (workload.inference.memory_fraction)
+        TtftP99Ms,         // double, optional
+        Precisions,        // QStringList (hardware.precisions; empty = the workload's own)
+        Consumer,          // bool (hardware.consumer)
+        Confidence,        // double (hardware.confidence)
         FieldCount
     };
     Q_ENUM(Field)

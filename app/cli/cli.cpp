@@ -46,7 +46,7 @@ const char* kUsage =
     "Commands:\n"
     "  estimate FILE [--gpu ID]... [--format json|table|csv] [--explain] [--calibration CAL]\n"
     "                       estimate a scenario (.gpuplan.json) on each GPU\n"
-    "  plan FILE [--top N] [--format json|table] [--calibration CAL]\n"
+    "  plan FILE [--top N] [--confidence P] [--format json|table] [--calibration CAL]\n"
     "                       search GPU type x count x TP/PP/ZeRO x precision x batch;\n"
     "                       the cheapest configurations that fit and meet the targets\n"
     "  rent-vs-buy FILE [--gpu ID]... [--format json|table]\n"
@@ -93,6 +93,7 @@ struct Args {
     int option = 1;           // launch --option N
     std::string engine;       // launch --for ENGINE
     std::string scenarioFile; // record --scenario FILE
+    std::optional<double> confidence; // plan --confidence P
 };
 
 Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std::vector<std::string>& formats)
@@ -124,6 +125,13 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
             if (v.empty() || *end != 0 || n < 1 || n > 1000)
                 throw Usage("--top must be an integer from 1 to 1000, got \"" + v + "\"");
             a.top = int(n);
+        } else if (s == "--confidence") {
+            const std::string v = value("--confidence");
+            char* end = nullptr;
+            const double p = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != 0 || !(p >= 0 && p <= 1))
+                throw Usage("--confidence must be a probability from 0 to 1, got \"" + v + "\"");
+            a.confidence = p;
         } else if (s == "--explain") {
             a.explain = true;
         } else if (s == "--check") {
@@ -431,7 +439,9 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
             const Catalog cat = catalogFor(err);
             const std::optional<Calibration> cal = calibrationArg(a, err);
             try {
-                const PlanResult r = plan(scenarioArg(a, err), cat, PlanRequest{a.top, ptr(cal)});
+                PlanRequest request{a.top, ptr(cal)};
+                request.confidence = a.confidence;
+                const PlanResult r = plan(scenarioArg(a, err), cat, request);
                 out << (a.format == "table" ? printable(planToTable(r), true) : planToJson(r));
                 return 0;
             } catch (const InputError& e) {

@@ -105,7 +105,8 @@ void TestCliCommands::planTable()
     const std::string head = doc["scenario"].get<std::string>() + "\n" +
                              std::to_string(doc["considered"].get<long long>()) + " configurations estimated, " +
                              std::to_string(doc["feasible"].get<long long>()) +
-                             " fit and meet the targets. Ranked by USD per million output tokens, then TPOT (ms).\n\n";
+                             " fit and meet the targets with probability 0.9 or more. Ranked by USD per million output "
+                             "tokens, then TPOT (ms), at that confidence.\n\n";
     QCOMPARE(r.out.substr(0, head.size()), head);
     // Rank 1, starred as a front member, with its GPU and "why" line.
     const auto& first = doc["options"][0];

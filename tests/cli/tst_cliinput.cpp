@@ -374,11 +374,17 @@ private slots:
         s.modelSpec.form = gp::ModelSpec::Form::Preset;
         s.modelSpec.presetId = "llama-3.1-8b";
         s.model = gp::resolveModel(s.modelSpec);
+        // Every format and the point estimates, as the planner ranked before
+        // issue #16 (hardware.precisions, hardware.confidence): the capacity
+        // threshold below is the one this test was written for.
+        s.hardware.precisions = {"bf16", "fp8", "int8", "int4"};
+        gp::PlanRequest request{3};
+        request.confidence = 0.5;
         const auto& cat = gp::Catalog::builtin();
         int served = 0;
         for (double rps = 1e-3; rps <= 1e12; rps *= 10) {
             s.inference.targets.requestsPerS = rps;
-            const gp::PlanResult r = gp::plan(s, cat, gp::PlanRequest{3});
+            const gp::PlanResult r = gp::plan(s, cat, request);
             for (const auto& o : r.options) {
                 QVERIFY2(o.replicas >= 1, qPrintable(QString::number(rps)));
                 QVERIFY2(static_cast<long long>(o.count) * o.replicas <= s.hardware.maxCount,

@@ -201,8 +201,8 @@ private slots:
         nlohmann::json doc = nlohmann::json::parse(readFile("resources/calibration/builtin-calibration.json"));
         for (auto& c : doc["constants"])
             if (c["id"] == "decode_bandwidth_eff") {
-                c["value"] = 0.8;
-                c["max"] = 0.85;
+                c["value"] = 0.78;
+                c["max"] = 0.82; // below the unconstrained optimum (0.835 with the serving load model, 0.861 before)
             }
         const gp::Calibration start = gp::loadCalibration(doc.dump());
         gp::CalibrateOptions o;
@@ -213,8 +213,8 @@ private slots:
         for (const auto& f : fit.fitted)
             if (f.id == "decode_bandwidth_eff") {
                 seen = true;
-                QCOMPARE(f.max, 0.85);
-                QCOMPARE(f.value, 0.85); // the unconstrained optimum is higher
+                QCOMPARE(f.max, 0.82);
+                QCOMPARE(f.value, 0.82); // the unconstrained optimum is higher
                 QVERIFY(f.atBound());
                 QVERIFY(gp::calibrationFitTable(fit).find("at max") != std::string::npos);
             }

@@ -209,6 +209,8 @@ private slots:
         gp::Scenario s = serve("llama-3.1-70b", gp::InferPrecision::BF16);
         s.hardware.gpus = {"nvidia-b200", "nvidia-h100-sxm"};
         s.inference.batch = 8;
+        // Issue #16: the planner ranks only the formats allowed (hardware.precisions).
+        s.hardware.precisions = {"bf16", "fp8", "int8", "int4", "fp4"};
         const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin(), gp::PlanRequest{200});
         auto has = [&](const char* g, const char* p) {
             return std::any_of(r.options.begin(), r.options.end(),
@@ -386,6 +388,7 @@ private slots:
         // (gpus = its GPU, mig = its slice) estimates the same numbers.
         gp::Scenario s = serve("llama-3.1-8b", gp::InferPrecision::BF16);
         s.hardware.gpus = {"nvidia-h100-sxm"};
+        s.hardware.precisions = {"bf16", "fp8", "int8", "int4"}; // 8- and 4-bit fit a 1g slice (issue #16: allowed formats only)
         const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin(), gp::PlanRequest{100});
         int checked = 0;
         for (const auto& o : r.options) {

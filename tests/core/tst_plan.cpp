@@ -81,9 +81,25 @@ bool meets(const gp::GpuEstimate& e, double ttft, double tpot)
     return e.fits && e.inference && e.inference->ttftMs.value_or(1e18) <= ttft && e.inference->tpotMs.value_or(1e18) <= tpot;
 }
 
-gp::PlanResult planAll(const gp::Scenario& s)
+// The by-hand checks below rank on the point estimates (confidence 0: no
+// quantile, no probability filter) over every format the planner knows, as the
+// planner did before hardware.precisions and hardware.confidence (issue #16);
+// the confidence and the allowed formats have their own tests.
+gp::Scenario allFormats(gp::Scenario s)
 {
-    return gp::plan(s, gp::Catalog::builtin(), gp::PlanRequest{1000});
+    if (s.hardware.precisions.empty())
+        s.hardware.precisions = s.mode == gp::Mode::Training
+                                    ? std::vector<std::string>{std::string(gp::toString(s.training.precision)), "fp8"}
+                                    : std::vector<std::string>{std::string(gp::toString(s.inference.precision)), "fp8",
+                                                               "int8", "int4"};
+    return s;
+}
+
+gp::PlanResult planAll(const gp::Scenario& s, int top = 1000)
+{
+    gp::PlanRequest request{top};
+    request.confidence = 0;
+    return gp::plan(allFormats(s), gp::Catalog::builtin(), request);
 }
 
 // The front by its definition: an option is on it when no other is at most as
@@ -210,7 +226,7 @@ void TestPlan::paretoFront()
         QCOMPARE(r.pareto, (std::vector<int>{1, 2, 3}));
     }
     // A short list keeps the front members beyond it.
-    const gp::PlanResult top1 = gp::plan(rankingScenario(which), gp::Catalog::builtin(), gp::PlanRequest{1});
+    const gp::PlanResult top1 = planAll(rankingScenario(which), 1);
     QCOMPARE(top1.pareto, r.pareto);
     QCOMPARE(top1.options.size(), r.pareto.size());
 }

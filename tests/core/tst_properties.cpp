@@ -169,7 +169,8 @@ void randomizeWorkload(Rng& rng, gp::Scenario& s)
     s.pricing.hostingUsdPerGpuYear = coin(rng) ? 0 : uniformReal(rng, 0, 5000);
 }
 
-/// A valid layout: count = tp x pp x dp <= 64.
+/// A valid layout: count = tp x pp x dp <= 64, and tp and pp split the model
+/// (issue #20: tp divides the heads and KV heads, pp at most the layers).
 void randomizeLayout(Rng& rng, gp::Scenario& s)
 {
     auto& h = s.hardware;
@@ -177,7 +178,7 @@ void randomizeLayout(Rng& rng, gp::Scenario& s)
         h.tp = pick(rng, std::array{1, 2, 4, 8});
         h.pp = pick(rng, std::array{1, 2, 4});
         h.count = h.tp * h.pp * pick(rng, std::array{1, 2, 4, 8});
-    } while (h.count > 64);
+    } while (h.count > 64 || !gp::tpProblem(s.model, h.tp).empty() || !gp::ppProblem(s.model, h.pp).empty());
     h.zero = uniformInt(rng, 0, 3);
     h.networkGbps = pick(rng, std::array{100.0, 400.0, 3200.0});
 }

@@ -98,6 +98,11 @@ private slots:
         QTest::addRow("pue") << Field::Pue << "1.35" << 1.35 << "1.35" << false;
         QTest::addRow("amortization") << Field::AmortizationYears << "2.5" << 2.5 << "2.5" << false;
         QTest::addRow("hosting") << Field::HostingUsdPerGpuYear << "2500.5" << 2500.5 << "2500.5" << false;
+        // Issue #16 keys
+        QTest::addRow("global batch tokens") << Field::GlobalBatchTokens << "4194304" << 4194304.0 << "4194304.0" << false;
+        QTest::addRow("ttft p99") << Field::TtftP99Ms << "2500.5" << 2500.5 << "2500.5" << false;
+        QTest::addRow("memory fraction") << Field::MemoryFraction << "0.85" << 0.85 << "0.85" << false;
+        QTest::addRow("confidence") << Field::Confidence << "0.95" << 0.95 << "0.95" << false;
     }
 
     void typedNumberIsKeptExactly()

@@ -7,6 +7,7 @@
 #include "core/catalog.h"
 #include "core/mig.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -159,7 +160,74 @@ HardwareGroup::HardwareGroup(FormBinder* binder, QWidget* parent)
     migBox->addWidget(m_mig);
     migBox->addWidget(m_migNote);
     form->addRow(ScenarioModel::label(Field::Mig), migBox);
+
+    // The planner's choices (issue #16): the formats it may use, GeForce cards
+    // for serving, and the confidence it ranks at.
+    m_precisionBox = new QWidget;
+    m_precisionBox->setToolTip(tr("The precisions the planner may choose; none ticked = the workload's own. Cheaper "
+                                  "options at other precisions are listed apart, with their saving."));
+    auto* precisionLayout = new QHBoxLayout(m_precisionBox);
+    precisionLayout->setContentsMargins(0, 0, 0, 0);
+    m_binder->bind(Field::Precisions, m_precisionBox, [this](const QVariant& val) {
+        rebuildPrecisions();
+        const QStringList l = val.toStringList();
+        for (auto* c : m_precisionTicks)
+            c->setChecked(l.contains(c->text()));
+    });
+    form->addRow(ScenarioModel::label(Field::Precisions), m_precisionBox);
+    auto* consumer = new QCheckBox(tr("Rank GeForce cards for serving"));
+    consumer->setToolTip(tr("GeForce cards' driver licence excludes data centres: the planner ranks them for serving "
+                            "only when allowed here or ticked in the GPU list (always for training)"));
+    connect(consumer, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_binder->isUpdating())
+            m_model->setValue(Field::Consumer, on);
+    });
+    m_binder->bind(Field::Consumer, consumer, [consumer](const QVariant& val) { consumer->setChecked(val.toBool()); });
+    form->addRow(ScenarioModel::label(Field::Consumer), consumer);
+    form->addRow(ScenarioModel::label(Field::Confidence),
+                 m_binder->number(Field::Confidence,
+                                  tr("The planner keeps options that fit and meet the targets with at least this "
+                                     "probability, and ranks them on the cost they stay under with it"),
+                                  0.05));
+    connect(m_model, &ScenarioModel::fieldChanged, this, [this](ScenarioModel::Field f) {
+        if (f == Field::Mode)
+            m_binder->showField(Field::Precisions);
+    });
     v->addLayout(form);
+}
+
+void HardwareGroup::rebuildPrecisions()
+{
+    const int mode = static_cast<int>(m_model->scenario().mode);
+    if (mode == m_precisionMode)
+        return;
+    m_precisionMode = mode;
+    for (auto* c : m_precisionTicks)
+        delete c;
+    m_precisionTicks.clear();
+    const bool training = m_model->scenario().mode == gp::Mode::Training;
+    const std::vector<const char*> names =
+        training ? std::vector<const char*>{"fp32", "tf32", "amp_bf16", "amp_fp16", "bf16", "fp8"}
+                 : std::vector<const char*>{"fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"};
+    auto* layout = qobject_cast<QHBoxLayout*>(m_precisionBox->layout());
+    while (layout->count() > 0)
+        delete layout->takeAt(0);
+    for (const char* name : names) {
+        auto* cb = new QCheckBox(QString::fromLatin1(name));
+        cb->setAccessibleName(tr("Planner precision %1").arg(QString::fromLatin1(name)));
+        connect(cb, &QCheckBox::toggled, this, [this] {
+            if (m_binder->isUpdating())
+                return;
+            QStringList ticked;
+            for (auto* c : m_precisionTicks)
+                if (c->isChecked())
+                    ticked << c->text();
+            m_model->setValue(Field::Precisions, ticked);
+        });
+        layout->addWidget(cb);
+        m_precisionTicks.push_back(cb);
+    }
+    layout->addStretch(1);
 }
 
 void HardwareGroup::setCatalog(const gp::Catalog& catalog)

@@ -3,6 +3,9 @@
 #include <QHash>
 #include <QStringList>
 
+#include <vector>
+
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -33,6 +36,8 @@ private:
     void refreshGpuFilter();
     void gpuItemChanged();
     void updateMigNote();
+    /// The precision ticks offered for the scenario's mode.
+    void rebuildPrecisions();
 
     FormBinder* m_binder;
     ScenarioModel* m_model;
@@ -43,6 +48,9 @@ private:
     QLabel* m_gpuNote = nullptr;
     QComboBox* m_mig = nullptr;
     QLabel* m_migNote = nullptr;
+    QWidget* m_precisionBox = nullptr;
+    std::vector<QCheckBox*> m_precisionTicks;
+    int m_precisionMode = -1;
     QHash<QString, QStringList> m_migProfiles; // catalog id -> the MIG profiles it offers
     int m_catalogSize = 0;
 };

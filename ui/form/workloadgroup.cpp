@@ -45,8 +45,14 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
     modeLayout->addWidget(infer);
     modeLayout->addStretch(1);
     connect(m_modeGroup, &QButtonGroup::idToggled, this, [this](int id, bool on) {
-        if (on && !m_binder->isUpdating())
+        if (!on || m_binder->isUpdating())
+            return;
+        // hardware.precisions names the mode's formats: switching mode clears
+        // them in the same undo step, so the form never holds a file the format refuses.
+        if (m_model->value(Field::Precisions).toStringList().isEmpty())
             m_model->setValue(Field::Mode, id);
+        else
+            m_model->setValues(tr("Change Mode"), {{Field::Mode, id}, {Field::Precisions, QStringList()}});
     });
     m_binder->bind(Field::Mode, modeRow, [this](const QVariant& val) {
         if (auto* b = m_modeGroup->button(val.toInt()))
@@ -128,6 +134,30 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
                m_binder->number(Field::TrainImageSize, tr("Input image side in pixels (vision models)"), 16));
     tf->addRow(ScenarioModel::label(Field::GradAccum),
                m_binder->number(Field::GradAccum, tr("Micro-batches accumulated per optimizer step")));
+    tf->addRow(ScenarioModel::label(Field::GlobalBatchTokens),
+               m_binder->number(Field::GlobalBatchTokens,
+                                tr("The global batch to hold, in tokens per optimizer step; the planner then chooses "
+                                   "micro-batch, accumulation and data-parallel width under it"),
+                                1048576, 0, true));
+    auto* lossFlags = new QWidget;
+    auto* lossLayout = new QHBoxLayout(lossFlags);
+    lossLayout->setContentsMargins(0, 0, 0, 0);
+    auto flag = [this, lossLayout](Field f, const QString& text, const QString& tip) {
+        auto* cb = new QCheckBox(text);
+        cb->setToolTip(tip);
+        connect(cb, &QCheckBox::toggled, this, [this, f](bool on) {
+            if (!m_binder->isUpdating())
+                m_model->setValue(f, on);
+        });
+        m_binder->bind(f, cb, [cb](const QVariant& val) { cb->setChecked(val.toBool()); });
+        lossLayout->addWidget(cb);
+    };
+    flag(Field::ChunkedLoss, tr("Chunked loss"),
+         tr("Cross-entropy in chunks: the logits are never upcast whole (torchtune's default on one GPU)"));
+    flag(Field::OptimizerInBackward, tr("Optimizer in backward"),
+         tr("Each gradient is applied and freed as soon as it is computed: no full gradient buffer (torchtune)"));
+    lossLayout->addStretch(1);
+    tf->addRow(tr("Memory savers"), lossFlags);
     tf->addRow(ScenarioModel::label(Field::Checkpointing),
                m_binder->enumCombo(Field::Checkpointing,
                          {{tr("None"), static_cast<int>(gp::Checkpointing::None)},
@@ -179,6 +209,15 @@ WorkloadGroup::WorkloadGroup(FormBinder* binder, QWidget* parent)
                 m_binder->number(Field::TpotMs, tr("Target: time per output token at most (ms)"), 5, 0, true));
     inf->addRow(ScenarioModel::label(Field::RequestsPerS),
                 m_binder->number(Field::RequestsPerS, tr("Target: requests per second to serve"), 1, 0, true));
+    inf->addRow(ScenarioModel::label(Field::TtftP99Ms),
+                m_binder->number(Field::TtftP99Ms, tr("Target: 99th percentile of the time to first token (ms)"), 100,
+                                 0, true));
+    inf->addRow(ScenarioModel::label(Field::MemoryFraction),
+                m_binder->number(Field::MemoryFraction,
+                                 tr("Serving engine: the share of GPU memory it may use (vLLM gpu_memory_utilization, "
+                                    "default 0.9); its KV blocks fill what the weights leave, and it admits as many "
+                                    "sequences as they hold"),
+                                 0.05));
     m_workloadStack->addWidget(ip);
     v->addWidget(m_workloadStack);
 }
@@ -211,7 +250,8 @@ void WorkloadGroup::updateEnabledState()
     const auto& s = m_model->scenario();
     const bool lm = s.model.isLanguageModel();
     m_loraBox->setEnabled(s.training.method != gp::TrainMethod::Full);
-    for (const Field f : {Field::SeqLen, Field::PromptTokens, Field::OutputTokens, Field::TtftMs, Field::TpotMs})
+    for (const Field f : {Field::SeqLen, Field::PromptTokens, Field::OutputTokens, Field::TtftMs, Field::TpotMs,
+                          Field::GlobalBatchTokens, Field::ChunkedLoss, Field::TtftP99Ms})
         if (auto* w = m_binder->editorFor(f))
             w->setEnabled(lm);
     for (const Field f : {Field::TrainImageSize, Field::InferImageSize})
