@@ -21,6 +21,35 @@ constexpr double kGolden = 0.6180339887498949;
 
 bool isUncertainty(const std::string& id) { return id.rfind("uncertainty_", 0) == 0; }
 
+/// The family a "family_<id>_..." constant belongs to (the longest id that
+/// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
+std::string familyOfConstant(const std::string& id)
+{
+    std::string best;
+    for (ArchFamily f : kScaledFamilies) {
+        const std::string prefix = std::string("family_") + archFamilyId(f) + "_";
+        if (id.rfind(prefix, 0) == 0 && prefix.size() > best.size() + 8)
+            best = archFamilyId(f);
+    }
+    return best;
+}
+
+/// The records a constant is fitted on: a family's constants on that family's
+/// records only; the base constants (the Hopper values) on the Hopper records
+/// of the measured dirs (not those of --family-dir, which stay held out).
+bool fitsOn(const std::string& constantFamily, const ValidationCase& c)
+{
+    if (!constantFamily.empty())
+        return c.archFamily == constantFamily;
+    return c.archFamily == archFamilyId(ArchFamily::Hopper) && !c.familyOnly;
+}
+
+/// Metrics whose band is the throughput band.
+bool isThroughputMetric(const std::string& m)
+{
+    return m != "memory_total_gib" && m.find("memory") == std::string::npos && m.find("reserved") == std::string::npos;
+}
+
 /// The current predictions of a set of records with one calibration, and the
 /// weighted log loss of each record.
 class Problem {
@@ -86,12 +115,13 @@ public:
     std::vector<std::size_t> influenced(const CalibrationEntry e)
     {
         const double x0 = e.value;
+        const std::string family = familyOfConstant(e.id);
         std::vector<std::size_t> out;
         for (double f : {1.5, 1 / 1.5}) {
             const double x = std::clamp(x0 == 0 ? lowerBound(e) * f : x0 * f, lowerBound(e), e.max);
             cal.set(e.id, x);
             for (std::size_t i = 0; i < m_rows.size(); ++i)
-                if (active(i) && lossOf(i, predict(i)) != m_loss[i])
+                if (active(i) && fitsOn(family, m_set.cases[i]) && lossOf(i, predict(i)) != m_loss[i])
                     out.push_back(i);
         }
         cal.set(e.id, x0);
@@ -357,6 +387,29 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
             fit.uncertaintyNotes.push_back(std::string(g.id) + ": RMS of the leave-one-out ln(predicted/measured) of the " +
                                            std::to_string(n) + " " + metrics + " rows");
         }
+        // Each family's throughput band: its own rows' leave-one-out residuals
+        // (at least 3 rows; otherwise 0, and estimates use the wide band).
+        for (ArchFamily f : kScaledFamilies) {
+            const std::string id = std::string("uncertainty_family_") + archFamilyId(f) + "_throughput";
+            int n = 0;
+            const double rms = rmsLog(
+                fit.cross.leaveOneOut.rows,
+                [&](const ValidationRow& r) {
+                    return isScoredMetric(r.metric) && isThroughputMetric(r.metric) &&
+                           set.cases[std::size_t(r.caseIndex)].archFamily == archFamilyId(f);
+                },
+                &n);
+            const CalibrationEntry& e = *fit.calibration.find(id);
+            if (n < 3) {
+                fit.calibration.set(id, 0.0);
+                fit.uncertaintyNotes.push_back(id + ": 0, " + std::to_string(n) +
+                                               " scored throughput rows (fewer than 3): uncertainty_unmeasured_family applies");
+                continue;
+            }
+            fit.calibration.set(id, std::clamp(roundTo(rms, 3), e.min, e.max));
+            fit.uncertaintyNotes.push_back(id + ": RMS of the leave-one-out ln(predicted/measured) of the " +
+                                           std::to_string(n) + " scored throughput rows of " + archFamilyLabel(f) + " GPUs");
+        }
     }
     return fit;
 }
@@ -365,8 +418,10 @@ CrossValidation crossValidate(const ValidationSet& set, const Calibration& full,
 {
     CrossValidation cv;
     cv.inSample = predictSet(set, &full);
-    for (const auto& c : set.cases)
+    for (const auto& c : set.cases) {
         cv.families.push_back(c.family);
+        cv.archFamilies.push_back(c.archFamily);
+    }
     Problem base(set, full, -1);
     const auto entries = fittedEntries(full);
     std::vector<std::vector<std::size_t>> influence;
@@ -375,7 +430,12 @@ CrossValidation crossValidate(const ValidationSet& set, const Calibration& full,
     EstimateOptions o{false};
     for (std::size_t j = 0; j < set.cases.size(); ++j) {
         Rows rows;
-        if (!base.scored(j)) {
+        bool moved = false; // does any fitted constant move this record?
+        for (const auto& cases : influence)
+            moved = moved || std::binary_search(cases.begin(), cases.end(), j);
+        if (!base.scored(j) || !moved) {
+            // Nothing to refit without it (e.g. a held-out Hopper --family-dir row):
+            // its leave-one-out prediction is the full fit's.
             o.calibration = &full;
             set.cases[j].predict(o, rows);
         } else {
