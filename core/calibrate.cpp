@@ -120,14 +120,42 @@ public:
         for (double f : {1.5, 1 / 1.5}) {
             const double x = std::clamp(x0 == 0 ? lowerBound(e) * f : x0 * f, lowerBound(e), e.max);
             cal.set(e.id, x);
-            for (std::size_t i = 0; i < m_rows.size(); ++i)
-                if (active(i) && fitsOn(family, m_set.cases[i]) && lossOf(i, predict(i)) != m_loss[i])
+            for (std::size_t i = 0; i < m_rows.size(); ++i) {
+                if (!active(i) || !fitsOn(family, m_set.cases[i]))
+                    continue;
+                if (f > 1) {
+                    // Refresh the record at the current value first: a constant fitted
+                    // on other records (another family, the Hopper base) may have
+                    // moved it since it was last predicted.
+                    cal.set(e.id, x0);
+                    m_rows[i] = predict(i);
+                    m_loss[i] = lossOf(i, m_rows[i]);
+                    cal.set(e.id, x);
+                }
+                const Rows rows = predict(i);
+                // A family scale counts only where it measurably moves a scored
+                // prediction (0.01% for the x1.5 nudge): a rate a family's rows
+                // barely touch (16-bit work in FP8 serving) would otherwise drift
+                // on rounding noise and carry an arbitrary value to other formats.
+                if (family.empty() ? lossOf(i, rows) != m_loss[i] : movesMeasurably(rows, m_rows[i]))
                     out.push_back(i);
+            }
         }
         cal.set(e.id, x0);
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());
         return out;
+    }
+    static bool movesMeasurably(const Rows& now, const Rows& before)
+    {
+        if (now.size() != before.size())
+            return true;
+        for (std::size_t k = 0; k < now.size(); ++k)
+            if (isScoredMetric(now[k].metric) &&
+                (!(now[k].predicted > 0) || !(before[k].predicted > 0) ||
+                 std::fabs(std::log(now[k].predicted / before[k].predicted)) > 1e-4))
+                return true;
+        return false;
     }
     /// Fits one constant on `cases` (coordinate search in log space); returns its new value.
     double fitOne(const CalibrationEntry e, const std::vector<std::size_t>& cases)

@@ -127,7 +127,7 @@ struct FamilyField {
 };
 constexpr FamilyField kFamilyFields[] = {
     {"gemm16_scale", &FamilyConstants::gemm16},       {"gemm8_scale", &FamilyConstants::gemm8},
-    {"attention_scale", &FamilyConstants::attention}, {"bandwidth_scale", &FamilyConstants::bandwidth},
+    {"bandwidth_scale", &FamilyConstants::bandwidth},
     {"collective_scale", &FamilyConstants::collective},
 };
 

@@ -58,9 +58,8 @@ const char* archFamilyLabel(ArchFamily f);
 /// One family's scale factors on the Hopper-fitted rates, and its throughput
 /// band (relative 1-sigma; 0 = the family has no published rows).
 struct FamilyConstants {
-    double gemm16 = 1;     // GEMM ceiling, 16-bit and fp32/tf32 formats
-    double gemm8 = 1;      // GEMM ceiling, fp8 / int8 / fp4 formats
-    double attention = 1;  // flash attention efficiency
+    double gemm16 = 1;     // tensor-core work (GEMMs and flash attention) in 16-bit and fp32/tf32 formats
+    double gemm8 = 1;      // the same in fp8 / int8 / fp4 formats
     double bandwidth = 1;  // achieved memory bandwidth (elementwise and decode streaming)
     double collective = 1; // tensor/data-parallel collective bus bandwidth
     double uncertaintyThroughput = 0;

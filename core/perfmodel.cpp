@@ -49,6 +49,17 @@ const FamilyConstants& family(const Plan& p) { return p.cal->family(*p.gpu); }
 /// An efficiency times its family scale, capped at the whole peak.
 double scaled(double eff, double scale) { return std::min(1.0, eff * scale); }
 
+/// The family's scale on tensor-core work (GEMMs and flash attention), chosen
+/// by the plan's compute format: an fp8 / fp4 model's work scales with gemm8
+/// (its 16-bit leftovers included), a 16-bit or fp32 model's with gemm16, so
+/// each scale moves only the rows of its own formats.
+double computeScale(const Plan& p, DType)
+{
+    const DType t = p.compute;
+    const bool eightBit = t == DType::FP8 || t == DType::FP4 || t == DType::INT8;
+    return eightBit ? family(p).gemm8 : family(p).gemm16;
+}
+
 } // namespace
 
 /// Tensor-core generation (the SM major version) read from the catalog's
@@ -76,7 +87,7 @@ int smMajor(const Gpu& g)
 // whose peak needs wgmma (sm_90) or tcgen05 (sm_100).
 double attnEff(const Plan& p)
 {
-    const double scale = family(p).attention;
+    const double scale = computeScale(p, p.compute);
     if (p.gpu->vendor != "NVIDIA")
         return scaled(p.cal->attnEffNonNvidia, scale); // ROCm CK / Gaudi / XLA flash kernels: the family's rows
     const int sm = smMajor(*p.gpu);
@@ -89,7 +100,7 @@ double attnEff(const Plan& p)
 double attnFwdEff(const Plan& p)
 {
     const int sm = p.gpu->vendor == "NVIDIA" ? smMajor(*p.gpu) : 0;
-    return sm == 9 || sm == 10 ? scaled(p.cal->attnFwdEffHopperBlackwell, family(p).attention) : attnEff(p);
+    return sm == 9 || sm == 10 ? scaled(p.cal->attnFwdEffHopperBlackwell, computeScale(p, p.compute)) : attnEff(p);
 }
 
 /// Attention FLOP rate (FLOP/s). FlashAttention needs 16-bit inputs: with fp32
@@ -108,7 +119,7 @@ bool attnFp32(const Plan& p) { return p.compute == DType::FP32 || p.compute == D
 double attnEffUsed(const Plan& p, bool forwardOnly)
 {
     if (attnFp32(p))
-        return scaled(p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia, family(p).attention);
+        return scaled(p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia, computeScale(p, DType::FP32));
     return forwardOnly ? attnFwdEff(p) : attnEff(p);
 }
 
@@ -127,8 +138,7 @@ double gemmEff(const Plan& p, DType t, double m, double n, double k)
 {
     const Calibration& c = *p.cal;
     const double ref = std::pow(shapeFactor(c, 8192), 3);
-    const bool eightBit = t == DType::FP8 || t == DType::FP4 || t == DType::INT8;
-    const double ceiling = scaled(gemmCeiling(c, t), eightBit ? family(p).gemm8 : family(p).gemm16);
+    const double ceiling = scaled(gemmCeiling(c, t), computeScale(p, t));
     return ceiling * shapeFactor(c, std::max(m, 1.0)) * shapeFactor(c, std::max(n, 1.0)) *
            shapeFactor(c, std::max(k, 1.0)) / ref;
 }
@@ -662,6 +672,13 @@ InferenceResult inferencePerformance(Plan& p)
     double attn = 0;
     const double prefill = forwardSeconds(double(inf.batch) * inf.promptTokens, inf.batch, attnF, pre, attn);
     r.ttftMs = prefill * 1e3;
+    // A serving engine pipelines the prefill too: with m = min(pp, batch)
+    // micro-batches in flight the stages work in parallel, and the batch's
+    // prefill occupies the pipeline (m + pp - 1) micro-batch stage times
+    // instead of pp whole-batch ones (its throughput share; TTFT stays the
+    // stages in turn).
+    const double inFlight = p.serving && p.pp > 1 ? std::min(p.pp, inf.batch) : 1;
+    const double prefillCycle = prefill * (inFlight + p.pp - 1) / (inFlight * p.pp);
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
@@ -736,7 +753,7 @@ InferenceResult inferencePerformance(Plan& p)
         });
     r.tpotMs = tpot * 1e3;
     if (p.serving)
-        servingLatency(p, r, prefill, tpot, kvBytes / decodeBw, [&](double tokens, double head, double stepAttnFlops) {
+        servingLatency(p, r, prefillCycle, tpot, kvBytes / decodeBw, [&](double tokens, double head, double stepAttnFlops) {
             GemmWork g;
             double a = 0;
             return forwardSeconds(tokens, head, stepAttnFlops, g, a);
@@ -751,7 +768,7 @@ InferenceResult inferencePerformance(Plan& p)
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
                        : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(c.kernelSDecodeEager * 1e6) +
                              " us host time"); });
-    const double cycle = prefill + inf.outputTokens * tpot;
+    const double cycle = prefillCycle + inf.outputTokens * tpot;
     r.tokensPerS = double(inf.batch) * inf.outputTokens / cycle * p.dp;
     return r;
 }

@@ -108,10 +108,10 @@ private slots:
         // sm_90 / sm_100: wgmma / tcgen05 peaks, FA2-class training kernels
         // (attn_eff_hopper_blackwell, fitted) and Hopper-native forward kernels
         // (attn_fwd_eff_hopper_blackwell, fitted).
-        // Each times its architecture family's attention scale (1 for Hopper;
-        // fitted on the family's published rows, capped at the whole peak).
+        // Each times its architecture family's 16-bit tensor-core scale (1 for
+        // Hopper; fitted on the family's published rows, capped at the whole peak).
         auto eff = [&](double base, gp::ArchFamily f) {
-            return QString::number(std::min(1.0, base * c.families[std::size_t(f)].attention), 'g', 3);
+            return QString::number(std::min(1.0, base * c.families[std::size_t(f)].gemm16), 'g', 3);
         };
         const QString hopperTrain = eff(c.attnEffHopperBlackwell, gp::ArchFamily::Hopper);
         const QString hopperFwd = eff(c.attnFwdEffHopperBlackwell, gp::ArchFamily::Hopper);
@@ -308,7 +308,7 @@ private slots:
         const gp::Calibration& c = gp::builtinCalibration();
         for (const gp::ArchFamily f : {gp::ArchFamily::Hopper, gp::ArchFamily::Other}) {
             const gp::FamilyConstants& k = c.families[std::size_t(f)];
-            QCOMPARE(k.gemm16 * k.gemm8 * k.attention * k.bandwidth * k.collective, 1.0);
+            QCOMPARE(k.gemm16 * k.gemm8 * k.bandwidth * k.collective, 1.0);
         }
     }
 };
