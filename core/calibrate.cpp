@@ -193,6 +193,11 @@ public:
             after.push_back(std::log(std::max(cal.find(id)->value, lowerBound(*cal.find(id)))));
         auto place = [&](double t) {
             for (std::size_t k = 0; k < ids.size(); ++k) {
+                // Only the base constants move together, judged on the records they
+                // are fitted on: a joint step over every family would let one
+                // family's rows move the Hopper base.
+                if (!familyOfConstant(ids[k]).empty())
+                    continue;
                 const CalibrationEntry& e = *cal.find(ids[k]);
                 const double u = after[k] + (t - 1) * (after[k] - before[k]);
                 cal.set(ids[k], std::clamp(std::exp(u), lowerBound(e), e.max));
@@ -202,11 +207,15 @@ public:
             place(t);
             double loss = 0;
             for (std::size_t i = 0; i < m_rows.size(); ++i)
-                if (active(i))
+                if (active(i) && fitsOn("", m_set.cases[i]))
                     loss += lossOf(i, predict(i));
             return loss;
         };
-        const double t = minimize(f, 1, 64, 1, total());
+        double f1 = 0;
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            if (active(i) && fitsOn("", m_set.cases[i]))
+                f1 += lossOf(i, predict(i));
+        const double t = minimize(f, 1, 64, 1, f1);
         place(t);
         for (std::size_t i = 0; i < m_rows.size(); ++i)
             if (active(i)) {
