@@ -60,6 +60,37 @@ void parallelFor(std::size_t n, const F& f)
         std::rethrow_exception(failed);
 }
 
+/// The family a "family_<id>_..." constant belongs to (the longest id that
+/// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
+std::string familyOfConstant(const std::string& id)
+{
+    std::string best;
+    for (ArchFamily f : kScaledFamilies) {
+        const std::string prefix = std::string("family_") + archFamilyId(f) + "_";
+        if (id.rfind(prefix, 0) == 0 && prefix.size() > best.size() + 8)
+            best = archFamilyId(f);
+    }
+    return best;
+}
+
+/// The records a constant is fitted on: a family's constants on that family's
+/// records only; the base constants (the Hopper values) on the Hopper records
+/// of the measured dirs (not those of --family-dir, which stay held out). When
+/// the measured dirs hold no Hopper record (a user calibrating to their own
+/// runs on another GPU), the base constants are fitted on all of them.
+bool fitsOn(const std::string& constantFamily, const ValidationCase& c, bool baseOnAll)
+{
+    if (!constantFamily.empty())
+        return c.archFamily == constantFamily;
+    return !c.familyOnly && (baseOnAll || c.archFamily == archFamilyId(ArchFamily::Hopper));
+}
+
+/// Metrics whose band is the throughput band.
+bool isThroughputMetric(const std::string& m)
+{
+    return m != "memory_total_gib" && m.find("memory") == std::string::npos && m.find("reserved") == std::string::npos;
+}
+
 /// The current predictions of a set of records with one calibration, and the
 /// weighted log loss of each record.
 class Problem {
@@ -67,6 +98,13 @@ public:
     Problem(const ValidationSet& set, const Calibration& start, int exclude)
         : cal(start), m_set(set), m_exclude(exclude)
     {
+        // A run measured on the user's own stack (not a published row) fits the
+        // base constants whatever its GPU: that is what calibrating to your
+        // runs means. Published rows of another family fit only its scales.
+        m_ownRun.assign(set.cases.size(), false);
+        m_baseOnAll = std::none_of(set.cases.begin(), set.cases.end(), [](const ValidationCase& c) {
+            return !c.familyOnly && c.archFamily == archFamilyId(ArchFamily::Hopper);
+        });
         m_rows.resize(set.cases.size());
         m_expected.assign(set.cases.size(), 0);
         parallelFor(set.cases.size(), [&](std::size_t i) {
@@ -76,6 +114,8 @@ public:
         for (std::size_t i = 0; i < set.cases.size(); ++i) {
             if (int(i) == exclude)
                 continue;
+            m_ownRun[i] = std::none_of(m_rows[i].begin(), m_rows[i].end(),
+                                       [](const auto& r) { return r.metric.rfind("published_", 0) == 0; });
             for (const auto& r : m_rows[i])
                 if (isScoredMetric(r.metric)) {
                     m_expected[i]++;
@@ -136,6 +176,7 @@ public:
     std::vector<std::size_t> influenced(const CalibrationEntry e)
     {
         const double x0 = e.value;
+        const std::string family = familyOfConstant(e.id);
         std::vector<std::size_t> out;
         std::vector<std::size_t> all;
         for (std::size_t i = 0; i < m_rows.size(); ++i)
@@ -144,15 +185,48 @@ public:
         for (double f : {1.5, 1 / 1.5}) {
             const double x = std::clamp(x0 == 0 ? lowerBound(e) * f : x0 * f, lowerBound(e), e.max);
             cal.set(e.id, x);
-            const std::vector<double> moved = lossesOf(all);
-            for (std::size_t k = 0; k < all.size(); ++k)
-                if (moved[k] != m_loss[all[k]])
-                    out.push_back(all[k]);
+            // Refresh the candidates at the current value first: a constant fitted on
+            // other records (another family, the Hopper base) may have moved them
+            // since they were last predicted. Then predict them at the nudged value.
+            std::vector<std::size_t> cand;
+            for (std::size_t i : all)
+                if (fitsOn(family, m_set.cases[i], m_baseOnAll || m_ownRun[i]))
+                    cand.push_back(i);
+            if (f > 1) {
+                cal.set(e.id, x0);
+                parallelFor(cand.size(), [&](std::size_t k) {
+                    m_rows[cand[k]] = predict(cand[k]);
+                    m_loss[cand[k]] = lossOf(cand[k], m_rows[cand[k]]);
+                });
+                cal.set(e.id, x);
+            }
+            std::vector<Rows> moved(cand.size());
+            parallelFor(cand.size(), [&](std::size_t k) { moved[k] = predict(cand[k]); });
+            for (std::size_t k = 0; k < cand.size(); ++k) {
+                const std::size_t i = cand[k];
+                // A family scale counts only where it measurably moves a scored
+                // prediction (0.01% for the x1.5 nudge): a rate a family's rows
+                // barely touch (16-bit work in FP8 serving) would otherwise drift
+                // on rounding noise and carry an arbitrary value to other formats.
+                if (family.empty() ? lossOf(i, moved[k]) != m_loss[i] : movesMeasurably(moved[k], m_rows[i]))
+                    out.push_back(i);
+            }
         }
         cal.set(e.id, x0);
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());
         return out;
+    }
+    static bool movesMeasurably(const Rows& now, const Rows& before)
+    {
+        if (now.size() != before.size())
+            return true;
+        for (std::size_t k = 0; k < now.size(); ++k)
+            if (isScoredMetric(now[k].metric) &&
+                (!(now[k].predicted > 0) || !(before[k].predicted > 0) ||
+                 std::fabs(std::log(now[k].predicted / before[k].predicted)) > 1e-4))
+                return true;
+        return false;
     }
     /// Fits one constant on `cases` (coordinate search in log space); returns its new value.
     double fitOne(const CalibrationEntry e, const std::vector<std::size_t>& cases)
@@ -190,6 +264,11 @@ public:
             after.push_back(std::log(std::max(cal.find(id)->value, lowerBound(*cal.find(id)))));
         auto place = [&](double t) {
             for (std::size_t k = 0; k < ids.size(); ++k) {
+                // Only the base constants move together, judged on the records they
+                // are fitted on: a joint step over every family would let one
+                // family's rows move the Hopper base.
+                if (!familyOfConstant(ids[k]).empty())
+                    continue;
                 const CalibrationEntry& e = *cal.find(ids[k]);
                 const double u = after[k] + (t - 1) * (after[k] - before[k]);
                 cal.set(ids[k], std::clamp(std::exp(u), lowerBound(e), e.max));
@@ -199,14 +278,21 @@ public:
         for (std::size_t i = 0; i < m_rows.size(); ++i)
             if (active(i))
                 all.push_back(i);
+        std::vector<std::size_t> base; // the records the base constants are fitted on
+        for (std::size_t i : all)
+            if (fitsOn("", m_set.cases[i], m_baseOnAll || m_ownRun[i]))
+                base.push_back(i);
         auto f = [&](double t) {
             place(t);
             double loss = 0;
-            for (double l : lossesOf(all))
+            for (double l : lossesOf(base))
                 loss += l;
             return loss;
         };
-        const double t = minimize(f, 1, 64, 1, total());
+        double f1 = 0;
+        for (double l : lossesOf(base))
+            f1 += l;
+        const double t = minimize(f, 1, 64, 1, f1);
         place(t);
         parallelFor(all.size(), [&](std::size_t k) {
             m_rows[all[k]] = predict(all[k]);
@@ -215,6 +301,8 @@ public:
     }
 
 private:
+    bool m_baseOnAll = false; // no measured Hopper record: the base constants fit on every measured one
+    std::vector<bool> m_ownRun; // a measured run (not a published row): fits the base constants on any GPU
     template <typename F>
     double minimize(F& f, double a, double b, double u0, double f0) const
     {
@@ -471,6 +559,29 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
             fit.uncertaintyNotes.push_back(std::string(g.id) + ": RMS of the leave-one-out ln(predicted/measured) of the " +
                                            std::to_string(n) + " " + metrics + " rows");
         }
+        // Each family's throughput band: its own rows' leave-one-out residuals
+        // (at least 3 rows; otherwise 0, and estimates use the wide band).
+        for (ArchFamily f : kScaledFamilies) {
+            const std::string id = std::string("uncertainty_family_") + archFamilyId(f) + "_throughput";
+            int n = 0;
+            const double rms = rmsLog(
+                fit.cross.leaveOneOut.rows,
+                [&](const ValidationRow& r) {
+                    return isScoredMetric(r.metric) && isThroughputMetric(r.metric) &&
+                           set.cases[std::size_t(r.caseIndex)].archFamily == archFamilyId(f);
+                },
+                &n);
+            const CalibrationEntry& e = *fit.calibration.find(id);
+            if (n < 3) {
+                fit.calibration.set(id, 0.0);
+                fit.uncertaintyNotes.push_back(id + ": 0, " + std::to_string(n) +
+                                               " scored throughput rows (fewer than 3): uncertainty_unmeasured_family applies");
+                continue;
+            }
+            fit.calibration.set(id, std::clamp(roundTo(rms, 3), e.min, e.max));
+            fit.uncertaintyNotes.push_back(id + ": RMS of the leave-one-out ln(predicted/measured) of the " +
+                                           std::to_string(n) + " scored throughput rows of " + archFamilyLabel(f) + " GPUs");
+        }
     }
     return fit;
 }
@@ -479,8 +590,10 @@ CrossValidation crossValidate(const ValidationSet& set, const Calibration& full,
 {
     CrossValidation cv;
     cv.inSample = predictSet(set, &full);
-    for (const auto& c : set.cases)
+    for (const auto& c : set.cases) {
         cv.families.push_back(c.family);
+        cv.archFamilies.push_back(c.archFamily);
+    }
     Problem base(set, full, -1);
     const auto entries = fittedEntries(full);
     std::vector<std::vector<std::size_t>> influence;
@@ -553,7 +666,12 @@ CrossValidation crossValidate(const ValidationSet& set, const Calibration& full,
     EstimateOptions o{false};
     for (std::size_t j = 0; j < set.cases.size(); ++j) {
         Rows rows;
-        if (!base.scored(j)) {
+        bool moved = false; // does any fitted constant move this record?
+        for (const auto& cases : influence)
+            moved = moved || std::binary_search(cases.begin(), cases.end(), j);
+        if (!base.scored(j) || !moved) {
+            // Nothing to refit without it (e.g. a held-out Hopper --family-dir row):
+            // its leave-one-out prediction is the full fit's.
             o.calibration = &full;
             set.cases[j].predict(o, rows);
         } else {

@@ -69,6 +69,7 @@ struct CrossValidation {
     ValidationReport inSample;    // every record predicted with the full fit
     ValidationReport leaveOneOut; // every record predicted with the fit made without it
     std::vector<std::string> families; // per record: ValidationCase::family, indexed by ValidationRow::caseIndex
+    std::vector<std::string> archFamilies; // per record: ValidationCase::archFamily ("hopper", "ampere", ...)
 };
 
 struct CalibrationFit {
@@ -97,7 +98,14 @@ std::string calibrationFitToJson(const CalibrationFit& fit, const std::vector<st
 std::string calibrationFitTable(const CalibrationFit& fit);
 /// Every row: measured, in-sample and leave-one-out predictions and errors; then the summary.
 std::string crossValidationTable(const CrossValidation& cv);
-/// Per metric (LOO MAPE beside the in-sample one), then per family x metric.
+/// Per metric (LOO MAPE beside the in-sample one), then per model family x
+/// metric, per architecture family x metric, and the coverage of the nominal
+/// 90% intervals (predicted x exp(+-1.645 sigma)) on the held-out rows.
 std::string crossValidationSummary(const CrossValidation& cv);
+
+/// Share of the leave-one-out rows of scored metrics (with a band) whose
+/// measured value lies in the nominal 90% interval; `n` gets their count.
+double intervalCoverage90(const CrossValidation& cv, int& n,
+                          const std::function<bool(const ValidationRow&)>& keep = nullptr);
 
 } // namespace gp

@@ -1,6 +1,8 @@
 // What `calibrate` writes and prints, and the `validate --cross` summary.
 #include "calibrate.h"
 
+#include "validate.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -195,7 +197,67 @@ std::string crossValidationSummary(const CrossValidation& cv)
             std::snprintf(line, sizeof line, "%-12s %-36s %4d %9.1f%% %13.1f%%\n", f, m.c_str(), n, in, loo);
             out << line;
         }
+    // Per architecture family: every metric, then all its throughput rows together.
+    auto arch = [&](const ValidationRow& r) {
+        return r.caseIndex >= 0 && std::size_t(r.caseIndex) < cv.archFamilies.size()
+                   ? cv.archFamilies[std::size_t(r.caseIndex)]
+                   : std::string("?");
+    };
+    auto throughput = [](const std::string& m) {
+        return isScoredMetric(m) && m.find("memory") == std::string::npos && m.find("reserved") == std::string::npos;
+    };
+    std::snprintf(line, sizeof line, "\n%-14s %-36s %4s %10s %14s\n", "architecture", "metric", "n", "in-sample",
+                  "leave-one-out");
+    out << line;
+    for (int k = 0; k < kArchFamilyCount; ++k) {
+        const std::string f = archFamilyId(ArchFamily(k));
+        for (const auto& m : metrics) {
+            auto keep = [&](const ValidationRow& r) { return r.metric == m && arch(r) == f; };
+            int n = 0;
+            const double in = mape(cv.inSample.rows, keep, n);
+            const double loo = mape(cv.leaveOneOut.rows, keep, n);
+            if (n == 0)
+                continue;
+            std::snprintf(line, sizeof line, "%-14s %-36s %4d %9.1f%% %13.1f%%\n", f.c_str(), m.c_str(), n, in, loo);
+            out << line;
+        }
+        auto keep = [&](const ValidationRow& r) { return throughput(r.metric) && arch(r) == f; };
+        int n = 0;
+        const double in = mape(cv.inSample.rows, keep, n);
+        const double loo = mape(cv.leaveOneOut.rows, keep, n);
+        if (n == 0)
+            continue;
+        std::snprintf(line, sizeof line, "%-14s %-36s %4d %9.1f%% %13.1f%%\n", f.c_str(), "(all throughput rows)", n, in,
+                      loo);
+        out << line;
+    }
+    int n = 0;
+    const double all = intervalCoverage90(cv, n);
+    int nm = 0;
+    const double mem = intervalCoverage90(cv, nm, [&](const ValidationRow& r) { return !throughput(r.metric); });
+    int nt = 0;
+    const double thr = intervalCoverage90(cv, nt, [&](const ValidationRow& r) { return throughput(r.metric); });
+    std::snprintf(line, sizeof line,
+                  "\nnominal 90%% intervals (x exp(+-1.645 sigma)) on the held-out rows: cover %.1f%% of %d "
+                  "(memory %.1f%% of %d, throughput %.1f%% of %d; target 85-95%%)\n",
+                  all * 100, n, mem * 100, nm, thr * 100, nt);
+    out << line;
     return out.str();
+}
+
+double intervalCoverage90(const CrossValidation& cv, int& n, const std::function<bool(const ValidationRow&)>& keep)
+{
+    int inside = 0;
+    n = 0;
+    for (const auto& r : cv.leaveOneOut.rows) {
+        if (!isScoredMetric(r.metric) || !(r.sigma > 0) || !(r.predicted > 0) || !(r.measured > 0))
+            continue;
+        if (keep && !keep(r))
+            continue;
+        n++;
+        inside += std::fabs(std::log(r.predicted / r.measured)) <= 1.6448536269514722 * r.sigma ? 1 : 0;
+    }
+    return n ? double(inside) / n : 0;
 }
 
 } // namespace gp

@@ -1,5 +1,6 @@
 #include "calibration.h"
 
+#include "catalog.h"
 #include "errors.h"
 #include "jsonparse.h"
 #include "jsonread.h"
@@ -95,8 +96,6 @@ constexpr Field kFields[] = {
     {"uncertainty_throughput_training", &Calibration::uncertaintyThroughputTraining},
     {"uncertainty_throughput_inference", &Calibration::uncertaintyThroughputInference},
     {"uncertainty_throughput_vision", &Calibration::uncertaintyThroughputVision},
-    {"uncertainty_widen_throughput_other_nvidia", &Calibration::uncertaintyWidenThroughputOtherNvidia},
-    {"uncertainty_widen_throughput_non_nvidia", &Calibration::uncertaintyWidenThroughputNonNvidia},
     {"uncertainty_widen_memory_other_nvidia", &Calibration::uncertaintyWidenMemoryOtherNvidia},
     {"uncertainty_widen_memory_non_nvidia", &Calibration::uncertaintyWidenMemoryNonNvidia},
     {"uncertainty_widen_throughput_approximate", &Calibration::uncertaintyWidenThroughputApproximate},
@@ -117,13 +116,55 @@ constexpr Field kFields[] = {
     {"kernel_s_device", &Calibration::kernelSDevice},
     {"kernel_s_train_cnn_eager", &Calibration::kernelSTrainCnnEager},
     {"conv_eff_hopper_blackwell", &Calibration::convEffHopperBlackwell},
+    // Issue #16: architecture families and collectives
+    {"uncertainty_unmeasured_family", &Calibration::uncertaintyUnmeasuredFamily},
+    {"nvlink_bus_eff", &Calibration::nvlinkBusEff},
 };
+
+// Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_throughput"
+// for every family in kScaledFamilies, after the fields above.
+struct FamilyField {
+    const char* name;
+    double FamilyConstants::*member;
+};
+constexpr FamilyField kFamilyFields[] = {
+    {"gemm16_scale", &FamilyConstants::gemm16},       {"gemm8_scale", &FamilyConstants::gemm8},
+    {"bandwidth_scale", &FamilyConstants::bandwidth},
+    {"collective_scale", &FamilyConstants::collective},
+};
+
+/// One constant: a named member, or a member of one family's FamilyConstants.
+struct Slot {
+    std::string id;
+    double Calibration::*member = nullptr;
+    int family = -1;
+    double FamilyConstants::*familyMember = nullptr;
+    double& in(Calibration& c) const { return member ? c.*member : c.families[std::size_t(family)].*familyMember; }
+};
+
+const std::vector<Slot>& slots()
+{
+    static const std::vector<Slot> all = [] {
+        std::vector<Slot> v;
+        for (const Field& f : kFields)
+            v.push_back({f.id, f.member, -1, nullptr});
+        for (ArchFamily fam : kScaledFamilies) {
+            const std::string base = std::string("family_") + archFamilyId(fam) + "_";
+            for (const FamilyField& ff : kFamilyFields)
+                v.push_back({base + ff.name, nullptr, int(fam), ff.member});
+            v.push_back({std::string("uncertainty_family_") + archFamilyId(fam) + "_throughput", nullptr, int(fam),
+                         &FamilyConstants::uncertaintyThroughput});
+        }
+        return v;
+    }();
+    return all;
+}
 
 constexpr const char* kKinds[] = {"fitted", "measured", "literature", "assumed"};
 
-const Field* findField(std::string_view id)
+const Slot* findField(std::string_view id)
 {
-    for (const Field& f : kFields)
+    for (const Slot& f : slots())
         if (id == f.id)
             return &f;
     return nullptr;
@@ -242,7 +283,7 @@ Calibration parse(std::string_view text, const Calibration* reference)
             continue;
         }
         const std::string id = idIt->get<std::string>();
-        const Field* field = findField(id);
+        const Slot* field = findField(id);
         if (!field) {
             c.warnings.push_back(base + ".id: unknown constant \"" + id + "\", ignored");
             continue;
@@ -292,10 +333,10 @@ Calibration parse(std::string_view text, const Calibration* reference)
         if (problems.size() != before)
             continue;
         e.value = value;
-        c.*(field->member) = value;
+        field->in(c) = value;
         c.entries.push_back(std::move(e));
     }
-    for (const Field& f : kFields)
+    for (const Slot& f : slots())
         if (!firstIndex.count(f.id))
             problems.push_back({"constants", "missing constant \"" + std::string(f.id) + "\""});
     if (problems.empty())
@@ -317,17 +358,70 @@ const CalibrationEntry* Calibration::find(const std::string& id) const
 
 bool Calibration::set(const std::string& id, double value)
 {
-    const Field* field = findField(id);
+    const Slot* field = findField(id);
     if (!field)
         return false;
     for (auto& e : entries)
         if (e.id == id)
             e.value = value;
-    this->*(field->member) = value;
+    field->in(*this) = value;
     return true;
 }
 
-int calibrationConstantCount() { return int(std::size(kFields)); }
+int calibrationConstantCount() { return int(slots().size()); }
+
+ArchFamily archFamily(const Gpu& g)
+{
+    const std::string& a = g.architecture;
+    auto has = [&](const char* s) { return a.find(s) != std::string::npos; };
+    if (g.vendor == "Google" || has("TPU"))
+        return ArchFamily::Tpu;
+    if (has("Gaudi"))
+        return ArchFamily::Gaudi;
+    if (has("CDNA 3") || has("CDNA 4") || has("CDNA3") || has("CDNA4"))
+        return ArchFamily::Cdna;
+    if (has("Hopper"))
+        return ArchFamily::Hopper;
+    if (has("Blackwell"))
+        return has("GB2") ? ArchFamily::BlackwellGb2 : ArchFamily::Blackwell;
+    if (has("Ada"))
+        return ArchFamily::Ada;
+    if (has("Ampere"))
+        return ArchFamily::Ampere;
+    return ArchFamily::Other;
+}
+
+const char* archFamilyId(ArchFamily f)
+{
+    switch (f) {
+    case ArchFamily::Hopper: return "hopper";
+    case ArchFamily::Blackwell: return "blackwell";
+    case ArchFamily::BlackwellGb2: return "blackwell_gb2";
+    case ArchFamily::Ada: return "ada";
+    case ArchFamily::Ampere: return "ampere";
+    case ArchFamily::Cdna: return "cdna";
+    case ArchFamily::Gaudi: return "gaudi";
+    case ArchFamily::Tpu: return "tpu";
+    case ArchFamily::Other: break;
+    }
+    return "other";
+}
+
+const char* archFamilyLabel(ArchFamily f)
+{
+    switch (f) {
+    case ArchFamily::Hopper: return "Hopper";
+    case ArchFamily::Blackwell: return "Blackwell (sm_100)";
+    case ArchFamily::BlackwellGb2: return "Blackwell GB2xx (sm_120)";
+    case ArchFamily::Ada: return "Ada Lovelace";
+    case ArchFamily::Ampere: return "Ampere";
+    case ArchFamily::Cdna: return "CDNA 3/4";
+    case ArchFamily::Gaudi: return "Gaudi";
+    case ArchFamily::Tpu: return "TPU";
+    case ArchFamily::Other: break;
+    }
+    return "other (Volta, Turing, CDNA 2)";
+}
 
 const Calibration& builtinCalibration()
 {

@@ -4,6 +4,7 @@
 // user file with the same entries can replace it (refits, other clusters).
 // Structural constants (bytes per element, 6N FLOPs, the causal 0.5, tensor
 // counts) are physics and stay in the code.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,44 @@ struct CalibrationEntry {
     std::string kind;      // "fitted" | "measured" | "literature" | "assumed"
     std::string fittedOn;  // the runs, datasheet or paper behind the value
     std::string form;      // why the model uses it in this form
+};
+
+/// Architecture families, decided from the catalog's architecture and vendor
+/// fields (never a GPU's name). Hopper is the family the project measured: the
+/// base constants are its values. Every other family has scale factors on the
+/// rates (FamilyConstants) that `calibrate` fits on that family's rows only; a
+/// family without rows keeps them at 1 (the Hopper values, scaled by nothing)
+/// and gets the wide band uncertainty_unmeasured_family.
+enum class ArchFamily {
+    Hopper,
+    Blackwell,    // sm_100 dies (B200, B300, GB200, GB300)
+    BlackwellGb2, // GB2xx dies, sm_120 (RTX 50, RTX PRO 6000 Blackwell)
+    Ada,
+    Ampere,
+    Cdna,         // CDNA 3 and CDNA 4 (MI300X, MI325X, MI355X)
+    Gaudi,
+    Tpu,
+    Other,        // Volta, Turing, CDNA 2, anything unknown: no constants of its own
+};
+constexpr int kArchFamilyCount = 9;
+/// Families with scale constants of their own (all but Hopper and Other).
+constexpr std::array<ArchFamily, 7> kScaledFamilies{ArchFamily::Blackwell, ArchFamily::BlackwellGb2, ArchFamily::Ada,
+                                                    ArchFamily::Ampere,    ArchFamily::Cdna,         ArchFamily::Gaudi,
+                                                    ArchFamily::Tpu};
+ArchFamily archFamily(const Gpu& gpu);
+/// "hopper", "blackwell", "blackwell_gb2", "ada", "ampere", "cdna", "gaudi", "tpu", "other".
+const char* archFamilyId(ArchFamily f);
+/// "Hopper", "Blackwell (sm_100)", ... for reports and notes.
+const char* archFamilyLabel(ArchFamily f);
+
+/// One family's scale factors on the Hopper-fitted rates, and its throughput
+/// band (relative 1-sigma; 0 = the family has no published rows).
+struct FamilyConstants {
+    double gemm16 = 1;     // tensor-core work (GEMMs and flash attention) in 16-bit and fp32/tf32 formats
+    double gemm8 = 1;      // the same in fp8 / int8 / fp4 formats
+    double bandwidth = 1;  // achieved memory bandwidth (elementwise and decode streaming)
+    double collective = 1; // tensor/data-parallel collective bus bandwidth
+    double uncertaintyThroughput = 0;
 };
 
 /// Every constant the models read, by name. Obtain one from builtinCalibration()
@@ -123,6 +162,13 @@ struct Calibration {
     double kernelSDevice = 0;
     double kernelSTrainCnnEager = 0;
     double convEffHopperBlackwell = 0;
+    // Issue #16: per-architecture families and collectives
+    double uncertaintyUnmeasuredFamily = 0; // throughput band of a family without published rows
+    double nvlinkBusEff = 0;                // NCCL all-reduce bus bandwidth / NVLink per-direction bandwidth
+    std::array<FamilyConstants, kArchFamilyCount> families{}; // indexed by ArchFamily; Hopper and Other stay at 1
+
+    /// The constants of `gpu`'s family (all 1 for Hopper and Other).
+    const FamilyConstants& family(const Gpu& gpu) const { return families[std::size_t(archFamily(gpu))]; }
 
     std::vector<CalibrationEntry> entries; // in file order, one per member above
     std::vector<std::string> warnings;     // e.g. unknown ids, which are ignored

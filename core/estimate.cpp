@@ -212,10 +212,14 @@ Uncertainty uncertaintyFor(const Plan& p)
         thr = c.uncertaintyThroughputVision;
     auto widen = [](double base, double extra) { return std::sqrt(base * base + extra * extra); };
     const Gpu& g = *p.gpu;
-    const bool hopper = g.architecture.find("Hopper") != std::string::npos;
-    if (!hopper) {
+    // Throughput by distance from measurement: the family the project measured
+    // (Hopper) keeps its leave-one-out band; a family with published rows gets
+    // the leave-one-out residuals of those rows; a family without any, the wide
+    // band uncertainty_unmeasured_family (the estimate's notes say so).
+    if (archFamily(g) != ArchFamily::Hopper) {
+        const double published = c.family(g).uncertaintyThroughput;
+        thr = published > 0 ? published : c.uncertaintyUnmeasuredFamily;
         const bool nvidia = g.vendor == "NVIDIA";
-        thr = widen(thr, nvidia ? c.uncertaintyWidenThroughputOtherNvidia : c.uncertaintyWidenThroughputNonNvidia);
         mem = widen(mem, nvidia ? c.uncertaintyWidenMemoryOtherNvidia : c.uncertaintyWidenMemoryNonNvidia);
     }
     if (p.m->approximate) {
@@ -411,6 +415,12 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     }
     e.meetsTargets = e.targetMisses.empty();
     e.uncertainty = detail::uncertaintyFor(plan);
+    if (const ArchFamily fam = archFamily(gpu);
+        fam != ArchFamily::Hopper && !(plan.cal->family(gpu).uncertaintyThroughput > 0))
+        plan.notes.push_back(std::string("No published results for ") + archFamilyLabel(fam) +
+                             " GPUs were fitted: the speed applies the Hopper-fitted efficiencies to this datasheet, "
+                             "so the throughput band is wide (+-" +
+                             detail::fmt(plan.cal->uncertaintyUnmeasuredFamily * 100, 2) + "% at 1 sigma).");
     fillConfidence(s, e);
     e.notes = std::move(plan.notes);
     e.terms = std::move(plan.terms);

@@ -165,12 +165,17 @@ double engineTotalBytes(const LaunchTarget& t)
     // tests/data/round3/measured-round3-h{100,200}.json (the H100 gap seen again
     // on another H100 SXM, torch 2.11.0+cu130: 81079.0 of 81559 MiB). Other GPUs: their mean,
     // 547.6 MiB. A MIG slice's total is its own; no reserve is taken from it.
+    // Under the serving runtime the estimate's capacity is the engine's share
+    // (inference.memory_fraction); the engine multiplies the whole total itself.
+    const double whole = t.scenario.runtime == Runtime::Serving && t.scenario.inference.memoryFraction > 0
+                             ? t.estimate.capacityBytes / t.scenario.inference.memoryFraction
+                             : t.estimate.capacityBytes;
     if (!t.scenario.hardware.mig.empty())
-        return t.estimate.capacityBytes;
+        return whole;
     const double reserveMib = t.gpu.id == "nvidia-h100-sxm"   ? 480.0
                               : t.gpu.id == "nvidia-h200-sxm" ? 615.1
                                                               : 547.6;
-    return t.estimate.capacityBytes - reserveMib * units::kMiB;
+    return whole - reserveMib * units::kMiB;
 }
 
 KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction, int blockSize)

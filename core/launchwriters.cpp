@@ -262,7 +262,7 @@ LaunchFiles writeVllm(const LaunchTarget& t0, const EngineSpec& spec, const Cali
     } else if (s.plan.kvBytes < 1) {
         refuse(spec.id, "vLLM has no 4-bit KV cache; use kv_precision fp8 or bf16");
     }
-    const double fraction = kVllmDefaultMemoryFraction;
+    const double fraction = t.scenario.inference.memoryFraction; // inference.memory_fraction (default 0.9, vLLM's)
     const KvStartup k = predictVllmKv(t, fraction);
     if (k.availableBytes <= 0 || k.numBlocks <= 0)
         refuse(spec.id, "no memory left for vLLM's KV cache: the predicted weights, activations and overhead take " +
@@ -344,7 +344,7 @@ LaunchFiles writeSglang(const LaunchTarget& t0, const EngineSpec& spec, const Ca
     } else if (s.plan.kvBytes < 1) {
         refuse(spec.id, "SGLang's 4-bit KV cache (fp4_e2m1) is for MXFP4 models only; use kv_precision fp8 or bf16");
     }
-    const double fraction = kVllmDefaultMemoryFraction;
+    const double fraction = t.scenario.inference.memoryFraction; // inference.memory_fraction (default 0.9, vLLM's)
     const Calibration& c0 = cal ? *cal : builtinCalibration();
     const double context = c0.contextCudaMib * units::kMiB;
     const double total = engineTotalBytes(t);
@@ -416,7 +416,7 @@ LaunchFiles writeTrtllm(const LaunchTarget& t0, const EngineSpec& spec, const Ca
     }
     // --kv_cache_free_gpu_memory_fraction is a share of the memory left after the
     // weights and buffers: the same KV pool as vLLM's 0.9 of the whole GPU.
-    const double fraction = kVllmDefaultMemoryFraction;
+    const double fraction = t.scenario.inference.memoryFraction; // inference.memory_fraction (default 0.9, vLLM's)
     const double cap = engineTotalBytes(t);
     const double nonKv = t.estimate.memory.total() - t.estimate.memory.kvCache;
     const double free = cap - nonKv;

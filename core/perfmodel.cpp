@@ -43,6 +43,24 @@ double gemmCeiling(const Calibration& c, DType t)
     }
 }
 
+/// The GPU's architecture family's scales on the Hopper-fitted rates (all 1
+/// for Hopper and for a family without published rows; calibration.h).
+const FamilyConstants& family(const Plan& p) { return p.cal->family(*p.gpu); }
+
+/// An efficiency times its family scale, capped at the whole peak.
+double scaled(double eff, double scale) { return std::min(1.0, eff * scale); }
+
+/// The family's scale on tensor-core work (GEMMs and flash attention), chosen
+/// by the plan's compute format: an fp8 / fp4 model's work scales with gemm8
+/// (its 16-bit leftovers included), a 16-bit or fp32 model's with gemm16, so
+/// each scale moves only the rows of its own formats.
+double computeScale(const Plan& p, DType)
+{
+    const DType t = p.compute;
+    const bool eightBit = t == DType::FP8 || t == DType::FP4 || t == DType::INT8;
+    return eightBit ? family(p).gemm8 : family(p).gemm16;
+}
+
 } // namespace
 
 /// Tensor-core generation (the SM major version) read from the catalog's
@@ -70,10 +88,11 @@ int smMajor(const Gpu& g)
 // whose peak needs wgmma (sm_90) or tcgen05 (sm_100).
 double attnEff(const Plan& p)
 {
+    const double scale = computeScale(p, p.compute);
     if (p.gpu->vendor != "NVIDIA")
-        return p.cal->attnEffNonNvidia; // ROCm CK / Gaudi / XLA flash kernels: not calibrated
+        return scaled(p.cal->attnEffNonNvidia, scale); // ROCm CK / Gaudi / XLA flash kernels: the family's rows
     const int sm = smMajor(*p.gpu);
-    return sm == 9 || sm == 10 ? p.cal->attnEffHopperBlackwell : p.cal->attnEffNvidia;
+    return scaled(sm == 9 || sm == 10 ? p.cal->attnEffHopperBlackwell : p.cal->attnEffNvidia, scale);
 }
 
 /// Forward-only attention (prefill). On sm_90/sm_100 PyTorch SDPA and serving
@@ -82,7 +101,7 @@ double attnEff(const Plan& p)
 double attnFwdEff(const Plan& p)
 {
     const int sm = p.gpu->vendor == "NVIDIA" ? smMajor(*p.gpu) : 0;
-    return sm == 9 || sm == 10 ? p.cal->attnFwdEffHopperBlackwell : attnEff(p);
+    return sm == 9 || sm == 10 ? scaled(p.cal->attnFwdEffHopperBlackwell, computeScale(p, p.compute)) : attnEff(p);
 }
 
 /// Attention FLOP rate (FLOP/s). FlashAttention needs 16-bit inputs: with fp32
@@ -101,7 +120,7 @@ bool attnFp32(const Plan& p) { return p.compute == DType::FP32 || p.compute == D
 double attnEffUsed(const Plan& p, bool forwardOnly)
 {
     if (attnFp32(p))
-        return p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia;
+        return scaled(p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia, computeScale(p, DType::FP32));
     return forwardOnly ? attnFwdEff(p) : attnEff(p);
 }
 
@@ -120,7 +139,8 @@ double gemmEff(const Plan& p, DType t, double m, double n, double k)
 {
     const Calibration& c = *p.cal;
     const double ref = std::pow(shapeFactor(c, 8192), 3);
-    return gemmCeiling(c, t) * shapeFactor(c, std::max(m, 1.0)) * shapeFactor(c, std::max(n, 1.0)) *
+    const double ceiling = scaled(gemmCeiling(c, t), computeScale(p, t));
+    return ceiling * shapeFactor(c, std::max(m, 1.0)) * shapeFactor(c, std::max(n, 1.0)) *
            shapeFactor(c, std::max(k, 1.0)) / ref;
 }
 
@@ -134,7 +154,10 @@ double peak(const Plan& p, DType t)
                      1e12});
 }
 
-double bandwidth(const Plan& p) { return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * p.cal->bandwidthEff; }
+double bandwidth(const Plan& p)
+{
+    return units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * scaled(p.cal->bandwidthEff, family(p).bandwidth);
+}
 
 namespace {
 
@@ -290,9 +313,12 @@ double intraNodeBandwidth(const Plan& p, int groupSize)
 {
     const Gpu& g = *p.gpu;
     // NVLink bridges join pairs only; larger groups on bridged cards fall back to PCIe.
+    // Collectives run at the bus bandwidth NCCL reaches on the link (nvlink_bus_eff,
+    // pcie_eff), scaled by the family's collective efficiency.
+    const double scale = family(p).collective;
     if (g.interconnectGbps > 0 && (groupSize <= 2 || g.interconnect.find("bridge") == std::string::npos))
-        return g.interconnectGbps / 2 * 1e9;
-    return g.pcieGbps() * 1e9 * p.cal->pcieEff;
+        return g.interconnectGbps / 2 * 1e9 * scaled(p.cal->nvlinkBusEff, scale);
+    return g.pcieGbps() * 1e9 * scaled(p.cal->pcieEff, scale);
 }
 
 double networkBandwidth(const Plan& p) { return std::max(1.0, p.s->hardware.networkGbps) / 8 * 1e9; }
@@ -320,6 +346,17 @@ double allReduceSeconds(const Plan& p, double bytes, int n) { return 2 * scatter
 double allReduceLatency(const Plan& p, int n)
 {
     return n <= 1 ? 0 : p.cal->allReduceLatencySBase + p.cal->allReduceLatencySPerGpu * (n - 1);
+}
+
+/// Seconds to send `bytes` of activations from one pipeline stage to the next:
+/// a point-to-point copy over the link between the two GPUs (NVLink / PCIe in a
+/// node, the NIC once the replica spans nodes) plus one synchronization.
+double stageSendSeconds(const Plan& p, double bytes)
+{
+    if (p.pp <= 1)
+        return 0;
+    const bool crossNode = p.tp * p.pp > nodeSize(*p.gpu);
+    return bytes / (crossNode ? networkBandwidth(p) : intraNodeBandwidth(p, 2)) + allReduceLatency(p, 2);
 }
 
 } // namespace
@@ -447,10 +484,20 @@ TrainingResult trainingPerformance(Plan& p)
     const double accum = t.gradAccum;
     double step = micro * accum + optimizer;
     if (p.pp > 1) {
-        const double bubble = micro * (p.pp - 1);
+        // 1F1B: a step is (accum + pp - 1) stage slots, so the idle share is
+        // (pp - 1) / (accum + pp - 1). Filling and draining the pipeline also
+        // waits for each boundary's activation send (forward) and gradient
+        // send (backward); the steady-state sends overlap with compute.
+        const double sendBytes = m.isLanguageModel() ? double(t.microBatch) * t.seqLen * m.hidden * p.actBytes / p.tp : 0;
+        const double sends = 2.0 * (p.pp - 1) * stageSendSeconds(p, sendBytes);
+        const double bubble = micro * (p.pp - 1) + sends;
         step += bubble;
-        p.term("time.pipeline_bubble", "Pipeline bubble", bubble * 1e3, "ms",
-               [&] { return std::string("(pp - 1) x micro-batch time = " + std::to_string(p.pp - 1) + " x " + fmt(micro * 1e3) + " ms"); });
+        p.term("time.pipeline_bubble", "Pipeline bubble (1F1B)", bubble * 1e3, "ms", [&] {
+            return std::string("(pp - 1) x micro-batch time = " + std::to_string(p.pp - 1) + " x " + fmt(micro * 1e3) +
+                               " ms (idle share (pp - 1) / (grad_accum + pp - 1) = " +
+                               fmt(double(p.pp - 1) / (accum + p.pp - 1)) + ") + " + fmt(sends * 1e3) +
+                               " ms of stage-to-stage sends while filling and draining");
+        });
     }
     // Communication: data-parallel gradient reduction (overlapped with backward
     // except the last bucket), ZeRO-3 parameter gathers, tensor-parallel
@@ -655,7 +702,9 @@ InferenceResult inferencePerformance(Plan& p)
         // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
         if (p.tp > 1)
             sec += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
-        return sec * p.pp; // one batch crosses every pipeline stage in turn
+        // One batch crosses every pipeline stage in turn, its activations sent
+        // from each stage to the next.
+        return sec * p.pp + (p.pp - 1) * stageSendSeconds(p, tokens * m.hidden * 2 / p.tp);
     };
     // Prefill: one forward over batch x prompt tokens; logits for the last token only.
     const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
@@ -663,6 +712,13 @@ InferenceResult inferencePerformance(Plan& p)
     double attn = 0;
     const double prefill = forwardSeconds(double(inf.batch) * inf.promptTokens, inf.batch, attnF, pre, attn);
     r.ttftMs = prefill * 1e3;
+    // A serving engine pipelines the prefill too: with m = min(pp, batch)
+    // micro-batches in flight the stages work in parallel, and the batch's
+    // prefill occupies the pipeline (m + pp - 1) micro-batch stage times
+    // instead of pp whole-batch ones (its throughput share; TTFT stays the
+    // stages in turn).
+    const double inFlight = p.serving && p.pp > 1 ? std::min(p.pp, inf.batch) : 1;
+    const double prefillCycle = prefill * (inFlight + p.pp - 1) / (inFlight * p.pp);
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
@@ -697,29 +753,48 @@ InferenceResult inferencePerformance(Plan& p)
     // GEMV-style decode kernels stream below the copy rate (decode_bandwidth_eff,
     // fitted with the per-layer floor on the two batch-1 decode runs). The weight GEMMs and the attention over the KV cache are
     // separate kernels: each is its own roofline, and their times add.
-    const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * c.decodeBandwidthEff;
+    const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * scaled(c.decodeBandwidthEff, family(p).bandwidth);
     const DType ct = p.compute == DType::FP8 || p.compute == DType::FP4
                          ? p.compute
                          : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
     const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
-    const double gemmFlops = 2.0 * m.activeParams() * inf.batch / (p.tp * p.pp);
+    // Serving engines keep pp micro-batches of batch / pp sequences in flight
+    // through the pipeline (vLLM's virtual engines, TensorRT-LLM's in-flight
+    // micro-batches): each stage then works on one micro-batch at a time, and a
+    // round in which every sequence gets its token is pp micro-batch stage times.
+    // A static batch (and a batch smaller than pp) passes the stages whole.
+    const double micro = p.serving && p.pp > 1 ? double(inf.batch) / std::min(p.pp, inf.batch) : double(inf.batch);
+    const double gemmFlops = 2.0 * m.activeParams() * micro / (p.tp * p.pp);
     // A decode GEMM is weight-load bound until the batch nears the ridge point;
     // its compute is timed at its real rows (the batch, floored at one 64-row
     // tile, decode_gemm_min_rows): at batch 128 few tiles fill the SMs, so on a
     // part with the H200's bandwidth the GEMMs turn compute-bound first.
     const double weightTime = std::max(
         weightBytes / decodeBw,
-        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden)));
-    const double attnFlops = 4.0 * attendedKeys * double(m.heads) * m.headDim * inf.batch / (p.tp * p.pp);
-    const double kvTime = std::max(kvBytes / decodeBw, attnFlops / (pk * attnEff(p)));
+        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, micro), double(m.hidden) / p.tp, m.hidden)));
+    const double attnFlops = 4.0 * attendedKeys * double(m.heads) * m.headDim * micro / (p.tp * p.pp);
+    const double kvTime = std::max(kvBytes * micro / inf.batch / decodeBw, attnFlops / (pk * attnEff(p)));
     const double memTime = weightTime + kvTime;
     const double computeTime =
-        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, double(inf.batch)), double(m.hidden) / p.tp, m.hidden));
+        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, micro), double(m.hidden) / p.tp, m.hidden));
     const double floor = p.optimized ? c.decodeLayerSGraph * m.layers
                                      : kernelsPerLayer(p) * m.layers * c.kernelSDecodeEager;
-    double tpot = weightTime + kvTime + floor;
+    // weightTime and kvTime are one pipeline stage's work on one micro-batch
+    // (its layers' weights and KV cache): a decode step passes the stages one
+    // after another, so a token waits for all of them, plus the activation send
+    // between stages. Pipeline parallelism splits the memory, never the
+    // per-token latency of a batch that fits in one micro-batch.
+    double stage = weightTime + kvTime;
     if (p.tp > 1)
-        tpot += 2.0 * layers * (allReduceSeconds(p, double(inf.batch) * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+        stage += 2.0 * layers * (allReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+    const double sends = (p.pp - 1) * stageSendSeconds(p, micro * m.hidden * 2 / p.tp);
+    double tpot = stage * p.pp + sends + floor;
+    if (p.pp > 1)
+        p.term("time.decode.pipeline", "Decode: pipeline stages in turn", (stage * (p.pp - 1) + sends) * 1e3, "ms", [&] {
+            return std::to_string(p.pp) + " stages x " + fmt(stage * 1e3) + " ms each (micro-batches of " + fmt(micro) +
+                   "; the token passes the stages one after another; " + std::to_string(p.pp - 1) +
+                   " counted here beyond the first) + " + fmt(sends * 1e3) + " ms of activation sends";
+        });
     r.tpotMs = tpot * 1e3;
     double served = 0; // serving: requests/s under the load
     if (p.serving)
@@ -739,7 +814,7 @@ InferenceResult inferencePerformance(Plan& p)
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
                        : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(c.kernelSDecodeEager * 1e6) +
                              " us host time"); });
-    const double cycle = prefill + inf.outputTokens * tpot;
+    const double cycle = prefillCycle + inf.outputTokens * tpot;
     r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;
     return r;
 }

@@ -107,9 +107,12 @@ private:
     bool allowedPrecision(std::string_view name) const
     {
         const auto& allowed = m_base.hardware.precisions;
-        if (allowed.empty())
+        if (allowed.empty()) {
+            if (m_base.mode == Mode::Inference && m_base.inference.checkpointWeights)
+                return name == "checkpoint"; // the checkpoint's own storage is the workload's format
             return name == (m_base.mode == Mode::Training ? toString(m_base.training.precision)
                                                           : toString(m_base.inference.precision));
+        }
         return std::find(allowed.begin(), allowed.end(), name) != allowed.end();
     }
     /// Serving on a GeForce-class card the user did not allow (hardware.consumer) nor name.

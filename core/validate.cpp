@@ -2,6 +2,7 @@
 // published-runs shape) into a scenario, estimates it and compares.
 #include "validate.h"
 
+#include "calibration.h"
 #include "catalog.h"
 #include "errors.h"
 #include "estimate.h"
@@ -64,11 +65,19 @@ void setPreset(Scenario& s, std::string id)
 
 using Rows = std::vector<ValidationRow>;
 
+/// The estimate's band for a metric: memory rows read the memory band, the rest the throughput band.
+double sigmaFor(const GpuEstimate& e, const std::string& metric)
+{
+    return metric.find("memory") != std::string::npos || metric.find("reserved") != std::string::npos
+               ? e.uncertainty.memory
+               : e.uncertainty.throughput;
+}
+
 void add(Rows& rows, const std::string& record, const std::string& gpu, const std::string& metric, double predicted,
-         double measured)
+         double measured, double sigma = 0)
 {
     if (measured > 0 && std::isfinite(predicted))
-        rows.push_back({record, gpu, metric, predicted, measured});
+        rows.push_back({record, gpu, metric, predicted, measured, -1, sigma});
 }
 
 std::string familyOf(const Scenario& s)
@@ -87,11 +96,11 @@ using Score = std::function<void(const GpuEstimate&, const std::function<void(co
 /// once here, so an estimate that throws skips the record now, not in a refit.
 void addCase(ValidationSet& set, const Scenario& s, const Gpu& gpu, Score score)
 {
-    ValidationCase c{s.name, gpu.id, familyOf(s), {}};
+    ValidationCase c{s.name, gpu.id, familyOf(s), archFamilyId(archFamily(gpu)), false, {}};
     c.predict = [s, gpu, score = std::move(score)](const EstimateOptions& o, Rows& rows) {
         const GpuEstimate e = estimateOn(s, gpu, o);
         score(e, [&](const char* metric, double predicted, double measured) {
-            add(rows, s.name, gpu.id, metric, predicted, measured);
+            add(rows, s.name, gpu.id, metric, predicted, measured, sigmaFor(e, metric));
         });
     };
     Rows trial;
@@ -389,9 +398,7 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                 add("published_vision_images_per_s", train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0),
                     value);
             });
-        } else if (category == "inference" && has(precision, "fp4")) {
-            rep.skipped.push_back(label + ": FP4 serving is not a scenario precision yet (fp32..int4)");
-        } else if (category == "inference") {
+        } else if (category == "inference" || category == "inference_per_gpu") {
             // Offline maximum-throughput runs: the engine grows the batch until the
             // KV cache fills the memory; we do the same and keep the best rate.
             explicitModel();
@@ -404,14 +411,18 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             const json other = sw.value("other", json::object()).is_object() ? sw.value("other", json::object()) : json::object();
             s.inference.promptTokens = other.value("input_len", 1024);
             s.inference.outputTokens = other.value("output_len", 1024);
-            s.hardware.tp = other.value("tp", s.hardware.count);
-            s.hardware.count = std::max(s.hardware.count, s.hardware.tp);
-            s.inference.precision = has(precision, "fp8") ? InferPrecision::FP8
+            s.hardware.pp = other.value("pp", 1);
+            s.hardware.tp = other.value("tp", s.hardware.count / std::max(1, s.hardware.pp));
+            s.hardware.count = std::max(s.hardware.count, s.hardware.tp * s.hardware.pp);
+            // "inference_per_gpu" rows give output tokens/s per GPU of the group.
+            const double perGpu = category == "inference_per_gpu" ? double(s.hardware.count) : 1.0;
+            s.inference.precision = has(precision, "fp4") ? InferPrecision::FP4
+                                    : has(precision, "fp8") ? InferPrecision::FP8
                                     : has(precision, "int4") ? InferPrecision::INT4
                                     : has(precision, "int8") ? InferPrecision::INT8
                                                              : InferPrecision::BF16;
-            ValidationCase c{label, gpuId, familyOf(s), {}};
-            c.predict = [s, g = *gpu, value = num(r, "value")](const EstimateOptions& o, Rows& rows) mutable {
+            ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}};
+            c.predict = [s, g = *gpu, value = num(r, "value"), perGpu](const EstimateOptions& o, Rows& rows) mutable {
                 const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
                 if (s.runtime == Runtime::Serving) {
                     // The engine admits what its KV pool holds (core/servingload.h): the
@@ -427,28 +438,49 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                 }
                 double best = 0;
                 int bestBatch = 0;
+                double bestSigma = 0;
                 // Paged KV caches admit requests by the memory they use now: on
                 // average a running request is half-way through its output.
                 const double inUse = (s.inference.promptTokens + s.inference.outputTokens / 2.0) /
                                      (s.inference.promptTokens + s.inference.outputTokens);
-                for (int step = 0; step < 40; ++step) {
-                    const int batch = (step % 2 == 0 ? 2 : 3) << (step / 2) >> 1; // 1, 1, 2, 3, 4, 6, 8, 12, ...
-                    if (batch < 1 || batch > 2048)
+                // Batches 1, 2, 3, 4, 6, 8, 12, ... 2048. The rate grows with the
+                // batch up to the largest one whose KV cache fits, so that one is
+                // found by bisection (memory is monotone in the batch) and the best
+                // rate is taken among it and the two below it.
+                std::vector<int> batches;
+                for (int step = 1; step < 40; ++step) {
+                    const int batch = (step % 2 == 0 ? 2 : 3) << (step / 2) >> 1;
+                    if (batch > 2048)
                         break;
-                    s.inference.batch = batch;
+                    batches.push_back(batch);
+                }
+                auto tryBatch = [&](std::size_t k, bool score) {
+                    s.inference.batch = batches[k];
                     const GpuEstimate e = estimateOn(s, g, o);
                     // The engine gives its KV pool a fraction of the memory left free
                     // after weights and buffers (trtllm-bench: kv_cache_free_gpu_mem_fraction 0.95).
                     const double others = e.memory.total() - e.memory.kvCache;
                     if (others + e.memory.kvCache * inUse / kvFraction > e.capacityBytes)
-                        break;
-                    if (e.inference->tokensPerS && *e.inference->tokensPerS > best) {
+                        return false;
+                    if (score && e.inference->tokensPerS && *e.inference->tokensPerS > best) {
                         best = *e.inference->tokensPerS;
-                        bestBatch = batch;
+                        bestBatch = batches[k];
+                        bestSigma = e.uncertainty.throughput;
                     }
+                    return true;
+                };
+                std::size_t lo = 0;
+                std::size_t hi = batches.size(); // batches[lo] fits (when any does), batches[hi] does not
+                if (tryBatch(0, true)) {
+                    while (hi - lo > 1) {
+                        const std::size_t mid = (lo + hi) / 2;
+                        (tryBatch(mid, false) ? lo : hi) = mid;
+                    }
+                    for (std::size_t k = lo > 2 ? lo - 2 : 1; k <= lo && k > 0; ++k)
+                        tryBatch(k, true);
                 }
                 add(rows, s.name + " (batch " + std::to_string(bestBatch) + ")", g.id,
-                    "published_infer_output_tokens_per_s", best, value);
+                    "published_infer_output_tokens_per_s", best / perGpu, value, bestSigma);
             };
             Rows trial;
             c.predict(EstimateOptions{false}, trial);
@@ -698,11 +730,16 @@ void validateText(const std::string& text, const std::string& origin, const Cata
     report.skipped.insert(report.skipped.end(), part.skipped.begin(), part.skipped.end());
 }
 
-ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog)
+ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog,
+                                const std::vector<std::string>& familyDirs)
 {
     namespace fs = std::filesystem;
     ValidationSet set;
-    for (const std::string& dir : dirs) {
+    std::vector<std::string> all = dirs;
+    all.insert(all.end(), familyDirs.begin(), familyDirs.end());
+    for (std::size_t di = 0; di < all.size(); ++di) {
+        const std::string& dir = all[di];
+        const bool familyOnly = di >= dirs.size();
         std::error_code ec;
         if (!fs::is_directory(dir, ec))
             throw InputError(dir, "not a directory");
@@ -729,6 +766,8 @@ ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Cata
                                                 ? d.message + "; file skipped"
                                                 : d.path + ": " + d.message + "; file skipped"});
             }
+            for (std::size_t i = before; i < set.cases.size(); ++i)
+                set.cases[i].familyOnly = familyOnly;
             if (set.cases.size() > before)
                 set.sources.push_back((fs::path(dir) / f.filename()).generic_string() + ": " +
                                       std::to_string(set.cases.size() - before) + " records");

@@ -20,6 +20,7 @@ struct ValidationRow {
     double predicted = 0;
     double measured = 0;
     int caseIndex = -1;   // the ValidationCase (record) it came from
+    double sigma = 0;     // the estimate's relative 1-sigma for this metric (memory or throughput band)
     double errorPct() const { return measured != 0 ? (predicted - measured) / measured * 100 : 0; }
 };
 
@@ -42,6 +43,8 @@ struct ValidationCase {
     std::string record;  // name / id
     std::string gpu;     // catalog id
     std::string family;  // "decoder LLM", "MoE", "encoder", "CNN" or "ViT" (from the record's model)
+    std::string archFamily; // the GPU's architecture family id (archFamilyId: "hopper", "ampere", ...)
+    bool familyOnly = false; // from a --family-dir: fits its family's constants only, never the Hopper base
     /// Appends the record's rows (predicted with options.calibration) to `rows`.
     std::function<void(const EstimateOptions& options, std::vector<ValidationRow>& rows)> predict;
 };
@@ -78,7 +81,10 @@ void summarize(ValidationReport& report);
 /// name), as validateDirectory does, without predicting them yet. Never throws
 /// for a bad file or record: each is skipped and named in `problems`; throws
 /// InputError only when a directory cannot be listed.
-ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog);
+/// Records of `familyDirs` are marked familyOnly (published rows that fit only
+/// their architecture family's constants; Hopper rows there are held out).
+ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog,
+                                const std::vector<std::string>& familyDirs = {});
 /// Predicts every case with `calibration` (nullptr = built-in) and summarizes;
 /// each row's caseIndex names its case.
 ValidationReport predictSet(const ValidationSet& set, const Calibration* calibration = nullptr);

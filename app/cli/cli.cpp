@@ -54,12 +54,15 @@ const char* kUsage =
     "  rules [--format json|table]    the seed articles' rules of thumb, recomputed\n"
     "  gpus [--format json|table]     the GPU catalog (built-in + user overlay)\n"
     "  presets [--format json|table]  the built-in model presets\n"
-    "  validate DIR... [--format table|json] [--summary] [--check] [--cross] [--calibration CAL]\n"
+    "  validate DIR... [--family-dir DIR]... [--format table|json] [--summary] [--check] [--cross]\n"
+    "           [--calibration CAL]\n"
     "                       predicted vs measured for every measured record in DIR\n"
     "                       (--check: exit 1 when a metric is over its bound;\n"
-    "                       --cross: leave-one-out error beside the in-sample one)\n"
-    "  calibrate DIR... -o FILE [--calibration START]\n"
-    "                       fit the calibration's fitted constants to the records in DIR\n"
+    "                       --cross: leave-one-out error beside the in-sample one, per\n"
+    "                       architecture family, and the coverage of the 90% intervals)\n"
+    "  calibrate DIR... [--family-dir DIR]... -o FILE [--calibration START]\n"
+    "                       fit the calibration's fitted constants to the records in DIR;\n"
+    "                       --family-dir records fit only their GPU family's constants\n"
     "  report FILE -o OUT.pdf [--calibration CAL]  the PDF comparison report, headless\n"
     "  launch FILE [--option N] --for ENGINE -o DIR [--gpu ID] [--calibration CAL]\n"
     "                       the files that run plan option N (default 1; 0 = the scenario\n"
@@ -88,6 +91,7 @@ struct Args {
     bool summary = false;
     bool cross = false;
     std::string calibration; // --calibration FILE
+    std::vector<std::string> familyDirs; // --family-dir DIR: rows that fit only their architecture family's constants
     bool allGpus = false; // --gpu all: the whole catalog, whatever the file says
     int top = 10;
     int option = 1;           // launch --option N
@@ -153,6 +157,8 @@ Args parseArgs(const std::vector<std::string>& args, std::size_t from, const std
             a.engine = value("--for");
         } else if (s == "--scenario") {
             a.scenarioFile = value("--scenario");
+        } else if (s == "--family-dir") {
+            a.familyDirs.push_back(value("--family-dir"));
         } else if (s.size() > 1 && s[0] == '-') {
             throw Usage("unknown option " + s);
         } else {
@@ -271,7 +277,7 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
     const Catalog cat = catalogFor(err);
     const std::optional<Calibration> cal = calibrationArg(a, err);
     try {
-        const ValidationSet set = loadValidationSet(a.positional, cat);
+        const ValidationSet set = loadValidationSet(a.positional, cat, a.familyDirs);
         printProblems(set, err);
         const ValidationReport rep = predictSet(set, ptr(cal));
         if (rep.rows.empty()) {
@@ -305,7 +311,7 @@ int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
     const std::optional<Calibration> cal = calibrationArg(a, err);
     CalibrationFit fit;
     try {
-        const ValidationSet set = loadValidationSet(a.positional, cat);
+        const ValidationSet set = loadValidationSet(a.positional, cat, a.familyDirs);
         printProblems(set, err);
         fit = fitCalibration(set, cal ? *cal : builtinCalibration());
         for (const auto& note : fit.uncertaintyNotes)
@@ -329,7 +335,10 @@ int cmdCalibrate(const Args& a, std::ostream& out, std::ostream& err)
         err << printable(joined(a.positional)) << ": no scored measured records to fit\n";
         return 2;
     }
-    const std::string json = calibrationFitToJson(fit, a.positional);
+    std::vector<std::string> dirs = a.positional;
+    for (const auto& d : a.familyDirs)
+        dirs.push_back("--family-dir " + d);
+    const std::string json = calibrationFitToJson(fit, dirs);
     (void)loadCalibration(json); // what is written must read back (throws otherwise: internal error)
     if (const std::string problem = writeTextFileAtomically(a.output, json); !problem.empty()) {
         err << printable(a.output) << ": " << printable(problem) << "\n";

@@ -362,15 +362,30 @@ private slots:
         QVERIFY2(r.err.find("--for: unknown engine \"megatron\"; one of vllm, sglang, trtllm") != std::string::npos, describe(r));
     }
 
+    /// The rank of the plan's first option on a GPU whose id starts with `prefix` (0: none).
+    int firstRankOn(const std::string& file, const std::string& prefix)
+    {
+        for (int n = 1; n <= 12; ++n) {
+            const nlohmann::json o = planOption(file, n);
+            if (o.is_object() && o.contains("gpu") && o["gpu"].get<std::string>().rfind(prefix, 0) == 0)
+                return n;
+        }
+        return 0;
+    }
+
     void servingExamplesForEveryEngine()
     {
+        // The plan's own picks, found by vendor (ranks move when the model does).
+        const int nvidiaRank = firstRankOn(example("llama31-70b-serve-targets"), "nvidia-");
+        const int amdRank = firstRankOn(example("llama31-70b-serve-targets"), "amd-");
+        QVERIFY(nvidiaRank > 0 && amdRank > 0);
         for (const char* engine : {"vllm", "sglang", "trtllm"}) {
             checkServing(example("llama31-70b-serve-2xh100-tp"), 0, engine);
             checkServing(example("llama31-70b-serve-2xh100-tp"), 1, engine);
-            checkServing(example("llama31-70b-serve-targets"), 3, engine); // B200, fp4
+            checkServing(example("llama31-70b-serve-targets"), nvidiaRank, engine);
         }
-        checkServing(example("llama31-70b-serve-targets"), 2, "vllm");   // 3 replicas of one MI300X, fp8
-        checkServing(example("llama31-70b-serve-targets"), 2, "sglang");
+        checkServing(example("llama31-70b-serve-targets"), amdRank, "vllm");
+        checkServing(example("llama31-70b-serve-targets"), amdRank, "sglang");
     }
 
     void vllmHeaderIsComputedTheWayVllmDoes()
@@ -397,7 +412,10 @@ private slots:
                 checkTraining(example(file), engine);
         checkTraining(example("llama31-8b-lora-rtx4090"), "torchtune");
         // The LoRA example in torchtune's terms.
-        const std::string s = readFile(path("train-llama31-8b-lora-rtx4090.gpuplan-torchtune/launch.sh"));
+        // The scenario as it stands (one RTX 4090) is torchtune's single-device recipe.
+        const std::string one = path("train-lora-4090-as-it-stands-torchtune");
+        QCOMPARE(runCli({"launch", example("llama31-8b-lora-rtx4090"), "--option", "0", "--for", "torchtune", "-o", one}).code, 0);
+        const std::string s = readFile(one + "/launch.sh");
         QVERIFY(s.find("tune run lora_finetune_single_device") != std::string::npos);
         QVERIFY(s.find("--config llama3_1/8B_lora_single_device") != std::string::npos);
         QVERIFY(s.find("model.lora_rank=16") != std::string::npos);
@@ -434,14 +452,24 @@ private slots:
             std::string engine;
             std::string expect;
         };
+        // FP4 on a GPU without FP4 tensor cores (the 2x H100 example at precision fp4).
+        nlohmann::json fp4 = nlohmann::json::parse(readFile(example("llama31-70b-serve-2xh100-tp")));
+        fp4["workload"]["inference"]["precision"] = "fp4";
+        fp4["workload"]["inference"].erase("kv_precision");
+        const std::string fp4OnH100 = path("fp4-on-h100.gpuplan.json");
+        {
+            std::ofstream out(fp4OnH100);
+            out << fp4.dump(2);
+        }
         const std::vector<Case> cases = {
             {example("llama31-8b-lora-rtx4090"), "1", "vllm", "--for vllm: vLLM is a serving engine and the scenario is a training workload"},
             {example("llama31-70b-serve-2xh100-tp"), "0", "deepspeed", "--for deepspeed: DeepSpeed is a training engine and the scenario is an inference workload"},
             {example("gpt2-124m-pretrain"), "1", "torchtune", "--for torchtune: torchtune 0.7.0 ships recipe configs for these presets only"},
             {example("resnet50-train"), "1", "torchtune", "--for torchtune: torchtune fine-tunes language models"},
             {example("resnet18-seed-inference"), "1", "vllm", "vLLM serves language models; ResNet-18 is a vision model"},
-            {example("llama31-70b-serve-targets"), "1", "trtllm", "--for trtllm: TensorRT-LLM runs on NVIDIA GPUs only"},
-            {example("llama31-70b-serve-targets"), "1", "vllm", "--quantization modelopt_fp4 serves NVIDIA's NVFP4 checkpoints"},
+            {example("llama31-70b-serve-targets"), std::to_string(firstRankOn(example("llama31-70b-serve-targets"), "amd-")), "trtllm",
+             "--for trtllm: TensorRT-LLM runs on NVIDIA GPUs only"},
+            {fp4OnH100, "0", "vllm", "--quantization modelopt_fp4 serves NVIDIA's NVFP4 checkpoints"},
             {example("llama31-70b-serve-targets"), "0", "vllm", "hardware.gpus: --option 0 launches the scenario as it stands, which needs hardware.gpus to name exactly one GPU"},
             {example("llama31-70b-serve-2xh100-tp"), "999", "vllm", "--option: the plan has no option of rank 999"},
         };

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -39,6 +40,29 @@ std::vector<std::string> shippedDirs()
     return dirs;
 }
 
+/// The published dirs the architecture families are fitted on (--family-dir).
+std::vector<std::string> familyDirs() { return {"tests/data/published"}; }
+
+/// The dirs as calibrate writes them in the file's "fitted_on" header.
+std::vector<std::string> headerDirs()
+{
+    std::vector<std::string> dirs = shippedDirs();
+    for (const auto& d : familyDirs())
+        dirs.push_back("--family-dir " + d);
+    return dirs;
+}
+
+/// The measured records alone (no --family-dir rows): the Hopper base fit.
+gp::ValidationSet measuredOnly(const gp::ValidationSet& set)
+{
+    gp::ValidationSet out = set;
+    out.cases.clear();
+    for (const auto& c : set.cases)
+        if (!c.familyOnly)
+            out.cases.push_back(c);
+    return out;
+}
+
 double predicted(const gp::ValidationReport& r, const std::string& record, const std::string& gpu, const std::string& metric)
 {
     for (const auto& row : r.rows)
@@ -60,7 +84,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(QDir::setCurrent(QString::fromUtf8(kRoot)));
-        m_set = gp::loadValidationSet(shippedDirs(), gp::Catalog::builtin());
+        m_set = gp::loadValidationSet(shippedDirs(), gp::Catalog::builtin(), familyDirs());
         m_fit = gp::fitCalibration(m_set, gp::builtinCalibration());
     }
 
@@ -78,17 +102,19 @@ private slots:
                                                       .arg(e.value, 0, 'g', 17)));
             fitted += e.kind == "fitted" ? 1 : 0;
         }
-        QCOMPARE(fitted, 31);
-        QCOMPARE(int(m_fit.fitted.size()), 27); // the 4 uncertainty_* are set from the LOO residuals
+        QCOMPARE(fitted, 59);
+        // 27 base constants + 3 scales of each of the 7 scaled families; the 4
+        // base uncertainty_* and the 7 family bands are set from the LOO residuals.
+        QCOMPARE(int(m_fit.fitted.size()), 48);
         // ... and the file is byte for byte what `calibrate` writes.
-        QCOMPARE(gp::calibrationFitToJson(m_fit, shippedDirs()),
+        QCOMPARE(gp::calibrationFitToJson(m_fit, headerDirs()),
                  readFile("resources/calibration/builtin-calibration.json"));
     }
 
     void fitIsSummarized()
     {
-        QCOMPARE(m_fit.records, 107);
-        QCOMPARE(m_fit.rows, 232);
+        QCOMPARE(m_fit.records, 446); // 107 measured records + the published rows the catalog maps
+        QCOMPARE(m_fit.rows, 571);
         QVERIFY(m_fit.objectiveEnd <= m_fit.objectiveStart);
         // A constant that moves no shipped record (eager decode: no eager decode
         // run was measured) keeps its value and says so.
@@ -134,12 +160,15 @@ private slots:
         // Without the CNN/ViT records nothing moves the vision-only constants:
         // they keep the start value and say they had no rows; the LLM rows the
         // subset was fitted on are fitted at least as well as by the full fit.
-        gp::ValidationSet llm = m_set;
+        const gp::ValidationSet measured = measuredOnly(m_set);
+        gp::ValidationSet llm = measured;
         llm.cases.clear();
-        for (const auto& c : m_set.cases)
-            if (c.family != "CNN" && c.family != "ViT")
+        // Hopper records only: every row is then one the base constants are
+        // fitted on (the A100 and RTX 4090 rows move with their families' scales).
+        for (const auto& c : measured.cases)
+            if (c.family != "CNN" && c.family != "ViT" && c.archFamily == "hopper")
                 llm.cases.push_back(c);
-        QCOMPARE(int(llm.cases.size()), 75); // 107 records less 32 vision runs
+        QCOMPARE(int(llm.cases.size()), 71); // 107 records less 32 vision runs, 2 A100 and 2 RTX 4090 rows
         gp::CalibrateOptions o;
         o.leaveOneOut = false;
         const gp::CalibrationFit sub = gp::fitCalibration(llm, gp::builtinCalibration(), o);
@@ -170,7 +199,7 @@ private slots:
         gp::ValidationSet h200 = m_set;
         h200.cases.clear();
         for (const auto& c : m_set.cases)
-            if (c.gpu == "nvidia-h200-sxm")
+            if (c.gpu == "nvidia-h200-sxm" && !c.familyOnly)
                 h200.cases.push_back(c);
         gp::CalibrateOptions o;
         o.leaveOneOut = false;
@@ -195,6 +224,95 @@ private slots:
                 predicted(withFull, rec, "nvidia-h100-sxm", "decode_ms"));
     }
 
+    void familyConstantsMoveOnlyTheirFamilysRows()
+    {
+        // A family's scale moves the predictions of that family's GPUs and no
+        // other, so calibrate fits it on that family's rows only; the Hopper base
+        // constants are fitted on the measured Hopper records, never on a
+        // --family-dir row.
+        const gp::Calibration& builtin = gp::builtinCalibration();
+        const gp::ValidationReport base = gp::predictSet(m_set, &builtin);
+        int checked = 0;
+        for (const gp::ArchFamily f : gp::kScaledFamilies) {
+            const std::string id = std::string("family_") + gp::archFamilyId(f) + "_bandwidth_scale";
+            gp::Calibration moved = builtin;
+            QVERIFY(moved.set(id, builtin.find(id)->value * 1.25));
+            const gp::ValidationReport r = gp::predictSet(m_set, &moved);
+            QCOMPARE(r.rows.size(), base.rows.size());
+            int changed = 0;
+            for (std::size_t i = 0; i < r.rows.size(); ++i) {
+                if (r.rows[i].predicted == base.rows[i].predicted)
+                    continue;
+                changed++;
+                QCOMPARE(m_set.cases[std::size_t(r.rows[i].caseIndex)].archFamily, std::string(gp::archFamilyId(f)));
+            }
+            int rows = 0;
+            for (const auto& row : base.rows)
+                rows += m_set.cases[std::size_t(row.caseIndex)].archFamily == gp::archFamilyId(f) ? 1 : 0;
+            qInfo("%s: %d of the family's %d rows move", id.c_str(), changed, rows);
+            checked += changed > 0 ? 1 : 0;
+        }
+        QVERIFY(checked >= 3); // Ampere, Blackwell, Blackwell GB2xx and CDNA have published rows
+        // What the fit reports: a family constant moves only records of its family;
+        // a family without rows keeps 1 and says so; a base constant moves only
+        // measured Hopper records.
+        std::map<std::string, int> familyRecords;
+        std::map<std::string, int> hopperMeasured;
+        for (const auto& c : m_set.cases) {
+            familyRecords[c.archFamily]++;
+            if (c.archFamily == "hopper" && !c.familyOnly)
+                hopperMeasured["hopper"]++;
+        }
+        for (const auto& f : m_fit.fitted) {
+            if (f.id.rfind("family_", 0) == 0) {
+                std::string fam;
+                for (const gp::ArchFamily a : gp::kScaledFamilies)
+                    if (f.id.rfind(std::string("family_") + gp::archFamilyId(a) + "_", 0) == 0 &&
+                        std::string(gp::archFamilyId(a)).size() > fam.size())
+                        fam = gp::archFamilyId(a);
+                QVERIFY2(f.records <= familyRecords[fam], f.id.c_str());
+                if (familyRecords[fam] == 0) {
+                    QCOMPARE(f.records, 0);
+                    QCOMPARE(f.value, 1.0);
+                }
+            } else {
+                QVERIFY2(f.records <= hopperMeasured["hopper"], f.id.c_str());
+            }
+        }
+        // Gaudi and TPU have no published rows: scales 1, band 0 (the wide band applies).
+        for (const gp::ArchFamily f : {gp::ArchFamily::Gaudi, gp::ArchFamily::Tpu}) {
+            QCOMPARE(familyRecords[gp::archFamilyId(f)], 0);
+            const gp::FamilyConstants& k = builtin.families[std::size_t(f)];
+            QCOMPARE(k.gemm16 * k.gemm8 * k.bandwidth * k.collective, 1.0);
+            QCOMPARE(k.uncertaintyThroughput, 0.0);
+        }
+    }
+
+    void familyBandIsItsRowsLeaveOneOutResidual()
+    {
+        // uncertainty_family_<f>_throughput = RMS of the leave-one-out ln(predicted /
+        // measured) of the family's scored throughput rows (3 significant digits).
+        for (const gp::ArchFamily f : gp::kScaledFamilies) {
+            double sum = 0;
+            int n = 0;
+            for (const auto& r : m_fit.cross.leaveOneOut.rows)
+                if (gp::isScoredMetric(r.metric) && r.metric != "memory_total_gib" &&
+                    m_set.cases[std::size_t(r.caseIndex)].archFamily == gp::archFamilyId(f) && r.predicted > 0) {
+                    sum += std::log(r.predicted / r.measured) * std::log(r.predicted / r.measured);
+                    n++;
+                }
+            const double band = gp::builtinCalibration().families[std::size_t(f)].uncertaintyThroughput;
+            if (n < 3) {
+                QCOMPARE(band, 0.0);
+                continue;
+            }
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.3g", std::sqrt(sum / n));
+            qInfo("%s: %d rows, band %s", gp::archFamilyId(f), n, buf);
+            QCOMPARE(band, std::strtod(buf, nullptr));
+        }
+    }
+
     void narrowedBoundsHold()
     {
         // A user file may narrow a bound: the fit stays inside it and says so.
@@ -208,7 +326,7 @@ private slots:
         gp::CalibrateOptions o;
         o.leaveOneOut = false;
         o.maxSweeps = 2; // the first sweep's line search already reaches the bound
-        const gp::CalibrationFit fit = gp::fitCalibration(m_set, start, o);
+        const gp::CalibrationFit fit = gp::fitCalibration(measuredOnly(m_set), start, o);
         bool seen = false;
         for (const auto& f : fit.fitted)
             if (f.id == "decode_bandwidth_eff") {
@@ -238,7 +356,7 @@ private slots:
 
     void writtenFileReadsBackWithoutWarnings()
     {
-        const gp::Calibration back = gp::loadCalibration(gp::calibrationFitToJson(m_fit, shippedDirs()));
+        const gp::Calibration back = gp::loadCalibration(gp::calibrationFitToJson(m_fit, headerDirs()));
         QVERIFY(back.warnings.empty());
         QCOMPARE(back.gemmShapeC, m_fit.calibration.gemmShapeC);
         QCOMPARE(back.uncertaintyThroughputVision, m_fit.calibration.uncertaintyThroughputVision);

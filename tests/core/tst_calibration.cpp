@@ -96,8 +96,8 @@ private slots:
     void builtinTableIsCompleteAndWithinBounds()
     {
         const gp::Calibration& c = gp::builtinCalibration();
-        QCOMPARE(gp::calibrationConstantCount(), 81);
-        QCOMPARE(int(c.entries.size()), 81);
+        QCOMPARE(gp::calibrationConstantCount(), 116);
+        QCOMPARE(int(c.entries.size()), 116);
         QVERIFY(c.warnings.empty());
         std::map<std::string, int> kinds;
         for (const auto& e : c.entries) {
@@ -107,12 +107,15 @@ private slots:
             QVERIFY2(!e.unit.empty() && !e.fittedOn.empty() && !e.form.empty(), where.constData());
             ++kinds[e.kind];
         }
-        // 31 fitted on runs, 15 read directly off a measurement, 5 from papers and engines, 30 judgement.
+        // 59 fitted on runs (31 base + 3 scales and 1 band for each of the 7
+        // scaled architecture families), 15 read directly off a measurement, 6
+        // from papers and engines (nvlink_bus_eff among them), 36 judgement (the
+        // 7 families' collective scales, kept at 1, among them).
         QCOMPARE(kinds.size(), std::size_t(4));
-        QCOMPARE(kinds["fitted"], 31);
+        QCOMPARE(kinds["fitted"], 59);
         QCOMPARE(kinds["measured"], 15);
-        QCOMPARE(kinds["literature"], 5);
-        QCOMPARE(kinds["assumed"], 30);
+        QCOMPARE(kinds["literature"], 6);
+        QCOMPARE(kinds["assumed"], 36);
     }
 
     void knownEntriesHaveTheirDocumentedValues()
@@ -124,15 +127,16 @@ private slots:
         QCOMPARE(c.find("gemm_eff_bf16")->max, 1.0);
         QCOMPARE(c.find("gemm_eff_bf16")->kind, std::string("measured"));
         QCOMPARE(c.gemmEffFp8, 0.726);
-        QCOMPARE(c.gemmShapeC, 108.0); // fitted: tests/tools/update-calibration.sh
-        QCOMPARE(c.attnEffHopperBlackwell, 0.2); // at its lower bound (FlashAttention-2 on an H100)
-        QCOMPARE(c.trainGemmDerateOptimized, 0.8807);
-        QCOMPARE(c.kernelSTrainEager, 32.49e-6);
-        QCOMPARE(c.decodeBandwidthEff, 0.8607);
+        QCOMPARE(c.gemmShapeC, 117.2); // fitted: tests/tools/update-calibration.sh
+        QCOMPARE(c.attnEffHopperBlackwell, 0.2715); // FlashAttention-2 class on an H100, above its 0.2 bound
+        QCOMPARE(c.trainGemmDerateOptimized, 0.7509);
+        QCOMPARE(c.kernelSTrainEager, 32.36e-6);
+        QCOMPARE(c.decodeBandwidthEff, 0.8446);
         QCOMPARE(c.prefillKernelsLayerEager, 46.0);
         QCOMPARE(c.contextCudaMib, 620.0);
         QCOMPARE(c.usableMemoryFraction, 0.9956);
-        QCOMPARE(c.uncertaintyWidenThroughputNonNvidia, 0.30);
+        QCOMPARE(c.uncertaintyUnmeasuredFamily, 0.38); // a family without published rows
+        QCOMPARE(c.nvlinkBusEff, 0.82);                // NCCL: 370 of 450 GB/s on NVLink 4 (nccl-tests#212)
         QVERIFY(c.find("no_such_constant") == nullptr);
     }
 
@@ -197,7 +201,7 @@ private slots:
         doc = minimalDocument();
         doc["constants"].push_back({{"id", "conv_eff"}, {"value", 0.5}});
         QCOMPARE(problemsOf(doc.dump()),
-                 QStringList{"constants[81].id: \"conv_eff\" is given twice (first at constants[35])"});
+                 QStringList{"constants[116].id: \"conv_eff\" is given twice (first at constants[35])"});
         doc = minimalDocument();
         doc["constants"][2] = 7;
         QCOMPARE(problemsOf(doc.dump()),
@@ -214,7 +218,7 @@ private slots:
                              "value - unexpected '}'; expected '[', '{', or a literal"});
         json doc = minimalDocument();
         doc["count"] = 5;
-        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 81 known constants"});
+        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 116 known constants"});
         doc = minimalDocument();
         doc["format"] = "gpu-catalog";
         QCOMPARE(problemsOf(doc.dump()), QStringList{"format: must be \"gpuplanner-calibration\""});
@@ -229,8 +233,8 @@ private slots:
         json doc = minimalDocument();
         doc["constants"].push_back({{"id", "gemm_eff_fp4"}, {"value", 0.7}});
         const gp::Calibration c = gp::loadCalibration(doc.dump());
-        QCOMPARE(c.warnings, std::vector<std::string>{"constants[81].id: unknown constant \"gemm_eff_fp4\", ignored"});
-        QCOMPARE(int(c.entries.size()), 81);
+        QCOMPARE(c.warnings, std::vector<std::string>{"constants[116].id: unknown constant \"gemm_eff_fp4\", ignored"});
+        QCOMPARE(int(c.entries.size()), 116);
     }
 
     void builtinThroughOptionsIsTheDefault()

@@ -585,8 +585,16 @@ void TestHfModels::planServesGptOss120b()
                                     R"({"mode": "inference", "runtime": "serving", "inference": {"precision": "checkpoint",
                                         "batch": 64, "prompt_tokens": 31744, "output_tokens": 1024}})",
                                     R"({"gpus": ["nvidia-h100-sxm"], "max_count": 8})");
-    const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin());
+    // Ranked on the point estimates (confidence 0): the memory mechanics alone. At
+    // the default 90% confidence the 7% headroom of two GPUs is under the memory
+    // band's 1.28 sigma, so the plan takes more GPUs (checked below).
+    gp::PlanRequest point;
+    point.confidence = 0.0;
+    const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin(), point);
     QVERIFY(!r.options.empty());
+    const gp::PlanResult sure = gp::plan(s, gp::Catalog::builtin());
+    QVERIFY(!sure.options.empty());
+    QVERIFY(sure.options.front().count * sure.options.front().replicas > 2);
     const auto& best = r.options.front();
     QCOMPARE(best.precision, std::string("checkpoint"));
     QCOMPARE(best.count * best.replicas, 2);

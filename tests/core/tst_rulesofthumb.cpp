@@ -247,7 +247,10 @@ void TestRulesOfThumb::speedRatios()
     const double bf16 = after(b.finding, "B200 is ");
     const double fp8 = after(b.finding, "the same BF16 precision, ");
     QVERIFY2(bf16 > 1 && bf16 < 3, b.finding.c_str());
-    QVERIFY2(fp8 > bf16, b.finding.c_str());
+    // FP8 on the B200 is no slower. (The Blackwell fp8 scale is fitted on
+    // TensorRT-LLM's NVFP4/FP8 serving rows, issue #16, and keeps FP8 training's
+    // gain over BF16 small: the ratios can print equal at one decimal.)
+    QVERIFY2(fp8 >= bf16, b.finding.c_str());
     // 2,250 / 989.4 = 2.27 and 7,700 / 3,350 = 2.30 GB/s, from the catalog; the same-precision ratio is outside
     // 2.5-3.5, hence "corrected".
     QVERIFY2(contains(b.reason, "Dense BF16 is 2250 vs 989 TFLOPS (2.3x) and bandwidth 7.7 vs 3.35 TB/s (2.3x);"),
