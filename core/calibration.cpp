@@ -240,15 +240,19 @@ void checkHeader(const json& doc, const Calibration& c, std::vector<Diagnostic>&
             problems.push_back({"counts", "must be an object of kind: count"});
             return;
         }
+        // A std::map copy rather than json::find against end(): GCC's -O2 flow
+        // analysis sees a possible null in nlohmann's end() iterator here.
+        const auto counts = k->get<std::map<std::string, json>>();
         for (const char* kind : kKinds) {
             std::size_t have = 0;
             for (const auto& e : c.entries)
                 have += e.kind == kind ? 1 : 0;
-            const auto it = k->find(kind);
-            const std::size_t said = it != k->end() && it->is_number_unsigned() ? it->get<std::size_t>() : 0;
-            if (said != have)
+            const auto found = counts.find(kind);
+            const json* said = found != counts.end() ? &found->second : nullptr;
+            const std::size_t n = said && said->is_number_unsigned() ? said->get<std::size_t>() : 0;
+            if (n != have)
                 problems.push_back({std::string("counts.") + kind,
-                                    "says " + (it != k->end() ? detail::describe(*it) : std::string("nothing")) + " but " +
+                                    "says " + (said ? detail::describe(*said) : std::string("nothing")) + " but " +
                                         std::to_string(have) + " constants have this kind"});
         }
     }

@@ -777,8 +777,14 @@ InferenceResult inferencePerformance(Plan& p)
     const double memTime = weightTime + kvTime;
     const double computeTime =
         gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, micro), double(m.hidden) / p.tp, m.hidden));
-    const double floor = p.optimized ? c.decodeLayerSGraph * m.layers
-                                     : kernelsPerLayer(p) * m.layers * c.kernelSDecodeEager;
+    // HF's eager MoE loops only over the experts some token of the step chose
+    // (transformers' expert_hit): at decode, the batch's tokens touch
+    // e x (1 - (1 - k/e)^batch) of them, not all e.
+    const double expertLoop = expertLoopKernelsPerLayer(p);
+    const double touchedShare =
+        m.moe.enabled() ? 1 - std::pow(1 - double(m.moe.active) / std::max(1, m.moe.experts), micro) : 1.0;
+    const double decodeKernels = kernelsPerLayer(p) - expertLoop + expertLoop * touchedShare;
+    const double floor = p.optimized ? c.decodeLayerSGraph * m.layers : decodeKernels * m.layers * c.kernelSDecodeEager;
     // weightTime and kvTime are one pipeline stage's work on one micro-batch
     // (its layers' weights and KV cache): a decode step passes the stages one
     // after another, so a token waits for all of them, plus the activation send
@@ -812,7 +818,7 @@ InferenceResult inferencePerformance(Plan& p)
            [&] { return std::string("2 x active params x batch / achievable peak (counts when above the weight-read time)"); });
     p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
-                       : "eager generate(): " + fmt(kernelsPerLayer(p)) + " kernels/layer x " + fmt(c.kernelSDecodeEager * 1e6) +
+                       : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: the experts the batch touches) x " + fmt(c.kernelSDecodeEager * 1e6) +
                              " us host time"); });
     const double cycle = prefillCycle + inf.outputTokens * tpot;
     r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;

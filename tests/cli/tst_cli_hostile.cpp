@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
+#include "core/calibration.h"
+
 #include <QtTest>
 
 #include <filesystem>
@@ -80,7 +82,7 @@ private slots:
         const auto doc = nlohmann::json::parse(std::ifstream(out));
         for (const auto& c : doc["constants"])
             if (c["id"] == "uncertainty_memory")
-                QCOMPARE(c["value"].get<double>(), 0.0845); // the built-in band, not a 0.001% one
+                QCOMPARE(c["value"].get<double>(), gp::builtinCalibration().uncertaintyMemory); // the built-in band, not a 0.001% one
     }
 };
 

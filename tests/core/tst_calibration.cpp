@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(c.attnEffHopperBlackwell, 0.2715); // FlashAttention-2 class on an H100, above its 0.2 bound
         QCOMPARE(c.trainGemmDerateOptimized, 0.7509);
         QCOMPARE(c.kernelSTrainEager, 32.36e-6);
-        QCOMPARE(c.decodeBandwidthEff, 0.8446);
+        QCOMPARE(c.decodeBandwidthEff, 0.8441);
         QCOMPARE(c.prefillKernelsLayerEager, 46.0);
         QCOMPARE(c.contextCudaMib, 620.0);
         QCOMPARE(c.usableMemoryFraction, 0.9956);
