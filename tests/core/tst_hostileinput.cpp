@@ -137,7 +137,9 @@ private slots:
         QVERIFY(errorText([&] { (void)gp::loadCalibration(deepArrays(100000)); })
                     .rfind("nested deeper than 64 levels (depth 65 at [0][0]", 0) == 0);
         std::string nestedCount = builtin;
-        nestedCount.replace(nestedCount.find("\"count\": 81"), 11, "\"count\": " + deepArrays(100000));
+        const std::size_t countAt = nestedCount.find("\"count\": ");
+        QVERIFY(countAt != std::string::npos);
+        nestedCount.replace(countAt, nestedCount.find(',', countAt) - countAt, "\"count\": " + deepArrays(100000));
         QVERIFY(errorText([&] { (void)gp::loadCalibration(nestedCount); })
                     .rfind("nested deeper than 64 levels (depth 65 at count[0][0]", 0) == 0);
         // Versions this program does not know are refused, not used silently.
@@ -308,8 +310,12 @@ private slots:
                                           "file skipped",
             QString::fromStdString(bad) + "/c-overflow.json: invalid JSON: number overflow parsing '1e400'; file skipped",
         };
+        // The model's prediction in a "wrong unit?" message moves with the calibration:
+        // compare those messages with the numbers after "measured X is" masked.
+        static const QRegularExpression moving(QStringLiteral("is [0-9.e+]+ times below the model's prediction [0-9.e+]+ "));
+        auto masked = [](QString t) { return t.replace(moving, QStringLiteral("is N times below the model's prediction P ")); };
         for (int i = 0; i < expected.size(); ++i)
-            QCOMPARE(problems.value(i), expected[i]);
+            QCOMPARE(masked(problems.value(i)), masked(expected[i]));
         QCOMPARE(problems.size(), expected.size() + 3);
         QVERIFY2(problems[expected.size()].startsWith(QString::fromStdString(bad) + "/d-truncated.json: invalid JSON at byte 82: "),
                  qPrintable(problems[expected.size()]));
