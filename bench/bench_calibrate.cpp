@@ -10,11 +10,11 @@
 // The records are the shipped measured runs' shapes, round-robin, each with its
 // measured values scaled by a deterministic factor in [0.8, 1.25] (noise a real
 // cluster's repeats would show), so every record is distinct.
-#include "core/calibrate.h"
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/fileread.h"
-#include "core/validate.h"
+#include "core/fit/calibrate.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/fileread.h"
+#include "core/fit/validate.h"
 
 #include <nlohmann/json.hpp>
 

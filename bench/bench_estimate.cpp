@@ -1,10 +1,10 @@
 // Prints how fast the core estimates: the whole catalog for several scenarios,
 // and single estimates per second on one core. Goals (issue #2): < 1 ms of
 // compute for the whole catalog, > 1M single estimates/s/core.
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "calibrationfile.h"
 
-#include "core/calibration.h"
-#include "core/errors.h"
-#include "core/fileread.h"
+#include "core/calibration/calibration.h"
+#include "core/base/errors.h"
+#include "core/base/fileread.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,7 +3,7 @@
 #include "catalogoverlay.h"
 #include "catalogtablemodel.h"
 
-#include "core/userconfig.h"
+#include "core/hardware/userconfig.h"
 
 #include <QComboBox>
 #include <QDate>

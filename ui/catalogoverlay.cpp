@@ -2,10 +2,10 @@
 
 #include "atomicfile.h"
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/jsonparse.h"
-#include "core/userconfig.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/base/jsonparse.h"
+#include "core/hardware/userconfig.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 
 #include <QString>
 #include <QStringList>
@@ -17,7 +17,7 @@ namespace gp::ui {
 QString mergeIntoOverlay(const QString& path, const std::vector<nlohmann::json>& entries);
 
 /// The catalog the app uses: the built-in one plus the user overlay
-/// (gp::userOverlayPath(), core/userconfig.h) when there is one.
+/// (gp::userOverlayPath(), core/hardware/userconfig.h) when there is one.
 struct UserCatalog {
     gp::Catalog catalog;
     QString overlayPath;   // "" when no overlay path can be found

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 
 #include <QAbstractTableModel>
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/estimate.h"
+#include "core/estimate/estimate.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -4,7 +4,7 @@
 #include "estimatecontroller.h"
 #include "gpupicker.h"
 
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -4,8 +4,8 @@
 #include "format.h"
 #include "scenariomodel.h"
 
-#include "core/errors.h"
-#include "core/units.h"
+#include "core/base/errors.h"
+#include "core/base/units.h"
 
 #include <QTimer>
 

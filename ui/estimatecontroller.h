@@ -1,7 +1,7 @@
 #pragma once
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/scenario/scenario.h"
 
 #include <QObject>
 #include <QString>

@@ -2,8 +2,8 @@
 
 #include "format.h"
 
-#include "core/estimate.h"
-#include "core/units.h"
+#include "core/estimate/estimate.h"
+#include "core/base/units.h"
 
 #include <QObject>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "gpupicker.h"
 
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 
 #include <QCollator>
 #include <QCompleter>

@@ -2,10 +2,10 @@
 
 #include "atomicfile.h"
 
-#include "core/enginecatalog.h"
-#include "core/errors.h"
-#include "core/planner.h"
-#include "core/record.h"
+#include "core/engines/enginecatalog.h"
+#include "core/base/errors.h"
+#include "core/plan/planner.h"
+#include "core/fit/record.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

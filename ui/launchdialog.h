@@ -1,9 +1,9 @@
 #pragma once
 // "Launch files...": the files that run a Planner option (or the scenario as it
-// stands) on a serving or training engine (core/launch.h), written into a
+// stands) on a serving or training engine (core/engines/launch.h), written into a
 // chosen folder, each file atomically (writeFileAtomically).
-#include "core/catalog.h"
-#include "core/launch.h"
+#include "core/hardware/catalog.h"
+#include "core/engines/launch.h"
 
 #include <QDialog>
 #include <QString>
@@ -58,7 +58,7 @@ private:
     QLabel* m_result = nullptr;
 };
 
-/// "Add my measurements...": reads the logs (core/record.h) with `base` supplying
+/// "Add my measurements...": reads the logs (core/fit/record.h) with `base` supplying
 /// what they do not say, and writes recorded-<first log>.json into `dir`
 /// atomically. Returns the summary lines, or sets *error (then nothing is written).
 QStringList recordLogsInto(const QStringList& logs, const QString& dir, const gp::Scenario& base,

@@ -22,7 +22,7 @@
 #include "charts/chartpanel.h"
 #include "charts/plannercharts.h"
 
-#include "core/estimate.h"
+#include "core/estimate/estimate.h"
 
 #include <QAction>
 #include <QApplication>

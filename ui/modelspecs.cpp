@@ -3,7 +3,7 @@
 #include "atomicfile.h"
 #include "format.h"
 
-#include "core/errors.h"
+#include "core/base/errors.h"
 
 #include <QDir>
 #include <QFileInfo>

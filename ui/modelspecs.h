@@ -1,6 +1,6 @@
 #pragma once
-#include "core/model.h"
-#include "core/scenario.h"
+#include "core/model/model.h"
+#include "core/scenario/scenario.h"
 
 #include <QString>
 

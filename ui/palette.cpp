@@ -3,7 +3,7 @@
 #include <QGuiApplication>
 #include <QPalette>
 
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 
 #include <QHash>
 #include <QString>

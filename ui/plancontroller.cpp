@@ -4,7 +4,7 @@
 #include "format.h"
 #include "scenariomodel.h"
 
-#include "core/errors.h"
+#include "core/base/errors.h"
 
 #include <QPromise>
 #include <QStringList>

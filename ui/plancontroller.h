@@ -1,7 +1,7 @@
 #pragma once
-#include "core/catalog.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

@@ -1,7 +1,7 @@
 #pragma once
 #include "scenariomodel.h"
 
-#include "core/planner.h"
+#include "core/plan/planner.h"
 
 #include <QWidget>
 

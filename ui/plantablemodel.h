@@ -1,6 +1,6 @@
 #pragma once
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QAbstractTableModel>
 

@@ -9,8 +9,8 @@
 
 #include "charts/plannercharts.h"
 
-#include "core/catalog.h"
-#include "core/errors.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
 
 #include <QComboBox>
 #include <QFormLayout>

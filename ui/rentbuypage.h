@@ -2,7 +2,7 @@
 #include "reportrecommendation.h"
 #include "scenariomodel.h"
 
-#include "core/rentbuy.h"
+#include "core/plan/rentbuy.h"
 
 #include <QWidget>
 

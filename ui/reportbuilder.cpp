@@ -13,9 +13,9 @@
 #include "charts/plannercharts.h"
 #include "charts/rentbuymarker.h"
 
-#include "core/errors.h"
-#include "core/scenarioname.h"
-#include "core/units.h"
+#include "core/base/errors.h"
+#include "core/scenario/scenarioname.h"
+#include "core/base/units.h"
 
 #include <QDir>
 #include <QFont>

@@ -2,12 +2,12 @@
 #include "reportflow.h"
 #include "reportrecommendation.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/planner.h"
-#include "core/rentbuy.h"
-#include "core/rules.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/plan/planner.h"
+#include "core/plan/rentbuy.h"
+#include "core/rules/rules.h"
+#include "core/scenario/scenario.h"
 
 #include <QDateTime>
 #include <QString>

@@ -3,9 +3,9 @@
 #include "format.h"
 #include "reportbuilder.h"
 
-#include "core/calibration.h"
-#include "core/estimate.h"
-#include "core/tempfiles.h"
+#include "core/calibration/calibration.h"
+#include "core/estimate/estimate.h"
+#include "core/base/tempfiles.h"
 
 #include <QApplication>
 #include <QDir>
@@ -29,7 +29,7 @@ namespace {
 std::string errnoText(const char* what, int err) { return std::string(what) + ": " + std::strerror(err); }
 
 /// A name for a temporary file in `dir` (created empty, so it is ours), registered
-/// so that SIGINT/SIGTERM remove it (core/tempfiles.h); forgetTempFile() when done.
+/// so that SIGINT/SIGTERM remove it (core/base/tempfiles.h); forgetTempFile() when done.
 std::string reserveTemp(const QString& dir, std::string& error)
 {
     std::string path = QFile::encodeName(QDir(dir).filePath(QStringLiteral(".gpuplanner-XXXXXX.part"))).toStdString();

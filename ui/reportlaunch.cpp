@@ -2,10 +2,10 @@
 
 #include "reporthtml.h"
 
-#include "core/enginecatalog.h"
-#include "core/errors.h"
-#include "core/launch.h"
-#include "core/planner.h"
+#include "core/engines/enginecatalog.h"
+#include "core/base/errors.h"
+#include "core/engines/launch.h"
+#include "core/plan/planner.h"
 
 #include <QObject>
 #include <optional>

@@ -3,8 +3,8 @@
 #include "estimatecontroller.h"
 #include "format.h"
 
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,8 +6,8 @@
 #include "reporthtml.h"
 #include "rulestablemodel.h"
 
-#include "core/errors.h"
-#include "core/units.h"
+#include "core/base/errors.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 #include <cmath>

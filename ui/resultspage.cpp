@@ -7,7 +7,7 @@
 
 #include "charts/chartpanel.h"
 
-#include "core/estimate.h"
+#include "core/estimate/estimate.h"
 
 #include <QEvent>
 #include <QHeaderView>

@@ -4,7 +4,7 @@
 #include "format.h"
 #include "palette.h"
 
-#include "core/units.h"
+#include "core/base/units.h"
 
 #include <QApplication>
 #include <QStyle>

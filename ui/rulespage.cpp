@@ -2,8 +2,8 @@
 
 #include "rulestablemodel.h"
 
-#include "core/catalog.h"
-#include "core/rules.h"
+#include "core/hardware/catalog.h"
+#include "core/rules/rules.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

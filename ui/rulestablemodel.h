@@ -1,5 +1,5 @@
 #pragma once
-#include "core/rules.h"
+#include "core/rules/rules.h"
 
 #include <QAbstractTableModel>
 #include <QIcon>

@@ -2,7 +2,7 @@
 
 #include "atomicfile.h"
 
-#include "core/errors.h"
+#include "core/base/errors.h"
 
 #include <QDateTime>
 #include <QFile>

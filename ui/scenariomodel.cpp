@@ -3,7 +3,7 @@
 #include "changevaluecommand.h"
 #include "format.h"
 
-#include "core/scenarioname.h"
+#include "core/scenario/scenarioname.h"
 
 #include <QStringList>
 #include <QUndoStack>

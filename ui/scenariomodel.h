@@ -1,6 +1,6 @@
 #pragma once
-#include "core/errors.h"
-#include "core/scenario.h"
+#include "core/base/errors.h"
+#include "core/scenario/scenario.h"
 
 #include <QObject>
 #include <QString>

@@ -2,8 +2,8 @@
 
 #include "atomicfile.h"
 
-#include "core/errors.h"
-#include "core/jsonparse.h"
+#include "core/base/errors.h"
+#include "core/base/jsonparse.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <QDateTime>
 #include <QObject>

@@ -1,7 +1,7 @@
 #include "valuecheck.h"
 
-#include "core/errors.h"
-#include "core/scenario.h"
+#include "core/base/errors.h"
+#include "core/scenario/scenario.h"
 
 #include <QObject>
 #include <QStringList>

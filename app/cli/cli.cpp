@@ -1,25 +1,25 @@
 // gpuplanner-cli: the commands, their arguments and the usage text. The
-// catalog with the user overlay comes from core/userconfig.h, as in the app.
+// catalog with the user overlay comes from core/hardware/userconfig.h, as in the app.
 #include "cli.h"
 
 #include "filewrite.h"
 #include "listings.h"
 
-#include "core/calibrate.h"
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/fileread.h"
-#include "core/launch.h"
-#include "core/enginecatalog.h"
-#include "core/record.h"
-#include "core/planner.h"
-#include "core/rentbuy.h"
-#include "core/rules.h"
-#include "core/scenario.h"
-#include "core/userconfig.h"
-#include "core/validate.h"
+#include "core/fit/calibrate.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/base/fileread.h"
+#include "core/engines/launch.h"
+#include "core/engines/enginecatalog.h"
+#include "core/fit/record.h"
+#include "core/plan/planner.h"
+#include "core/plan/rentbuy.h"
+#include "core/rules/rules.h"
+#include "core/scenario/scenario.h"
+#include "core/hardware/userconfig.h"
+#include "core/fit/validate.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,7 +1,7 @@
 #include "filewrite.h"
 
-#include "core/launch.h"
-#include "core/tempfiles.h"
+#include "core/engines/launch.h"
+#include "core/base/tempfiles.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -33,7 +33,7 @@ std::string writeTextFileAtomically(const std::string& path, const std::string& 
     fs::path dir = fs::path(path).parent_path();
     if (dir.empty())
         dir = ".";
-    // Registered: SIGINT/SIGTERM while it exists removes it (core/tempfiles.h).
+    // Registered: SIGINT/SIGTERM while it exists removes it (core/base/tempfiles.h).
     std::string temp = (dir / ".gpuplanner-XXXXXX.part").string();
     const int fd = createRegisteredTempFile(temp, 5);
     if (fd < 0)

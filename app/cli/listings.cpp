@@ -1,8 +1,8 @@
 #include "listings.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/presets.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/model/presets.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,13 +4,13 @@
 #include <QtTest>
 
 #include "cli_runner.h"
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 #include "app/cli/cli.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/presets.h"
-#include "core/scenario.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/model/presets.h"
+#include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,12 +3,12 @@
 // reported by file, record and key and skipped.
 #include "cli_runner.h"
 
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
-#include "core/calibration.h"
+#include "core/calibration/calibration.h"
 
 #include <QtTest>
 

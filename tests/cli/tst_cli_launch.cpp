@@ -7,11 +7,11 @@
 // memory figures that match the vLLM log.
 #include "cli_runner.h"
 
-#include "core/catalog.h"
-#include "core/enginecatalog.h"
-#include "core/launch.h"
-#include "core/record.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/engines/enginecatalog.h"
+#include "core/engines/launch.h"
+#include "core/fit/record.h"
+#include "core/scenario/scenario.h"
 
 #include <QtTest>
 

@@ -5,12 +5,12 @@
 // their exact messages, and replica counts never overflow.
 #include <QtTest>
 
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 #include "app/cli/cli.h"
-#include "core/errors.h"
-#include "core/fileread.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/base/errors.h"
+#include "core/base/fileread.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <filesystem>
 #include <fstream>

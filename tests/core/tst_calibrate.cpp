@@ -1,12 +1,12 @@
-// The calibration fit (core/calibrate.h): the built-in table is exactly what it
+// The calibration fit (core/fit/calibrate.h): the built-in table is exactly what it
 // produces from the shipped data, a subset moves the estimates the way it
 // should, bounds hold, the result is deterministic, and the README quotes the
 // leave-one-out table.
-#include "core/calibrate.h"
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/validate.h"
+#include "core/fit/calibrate.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/fit/validate.h"
 
 #include <QtTest>
 

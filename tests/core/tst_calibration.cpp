@@ -3,12 +3,12 @@
 // constant reaches the estimate through the estimateOn overload.
 #include <QtTest>
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/scenario.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/precision.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/base/precision.h"
 
 #include <QtTest>
 

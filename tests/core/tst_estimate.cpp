@@ -4,13 +4,13 @@
 // never asserted to a number here, only to their shape and direction.
 #include <QtTest>
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/presets.h"
-#include "core/scenario.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/model/presets.h"
+#include "core/scenario/scenario.h"
 
 #include <cmath>
 #include <string>

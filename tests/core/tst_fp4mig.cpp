@@ -3,13 +3,13 @@
 // FP4 option, and MIG parsing, estimates on one slice and the JSON round trip.
 #include <QtTest>
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/mig.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/hardware/mig.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <string>

@@ -3,14 +3,14 @@
 // model cards, Hub safetensors totals and serving engines publish.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/hfconfig.h"
-#include "core/model.h"
-#include "core/planner.h"
-#include "core/presets.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/hfconfig.h"
+#include "core/model/model.h"
+#include "core/plan/planner.h"
+#include "core/model/presets.h"
+#include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,17 +1,17 @@
 // Hostile input, round three (issue 20), at the core: files nested 100,000
-// levels deep are refused by the one JSON layer (core/jsonparse.h) before any
+// levels deep are refused by the one JSON layer (core/base/jsonparse.h) before any
 // recursive code sees them, naming the file, the key path and the depth; the
 // calibration file refuses unknown versions and duplicate keys.
-#include "core/calibrate.h"
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/jsonparse.h"
-#include "core/rentbuy.h"
-#include "core/scenario.h"
-#include "core/textformat.h"
-#include "core/tempfiles.h"
-#include "core/validate.h"
+#include "core/fit/calibrate.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/base/jsonparse.h"
+#include "core/plan/rentbuy.h"
+#include "core/scenario/scenario.h"
+#include "core/base/textformat.h"
+#include "core/base/tempfiles.h"
+#include "core/fit/validate.h"
 
 #include <QtTest>
 

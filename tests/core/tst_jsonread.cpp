@@ -1,7 +1,7 @@
-// The shared JSON reading layer (core/jsonread.h): value quoting styles, key
+// The shared JSON reading layer (core/base/jsonread.h): value quoting styles, key
 // paths, the shared value checks and the error cap.
-#include "core/errors.h"
-#include "core/jsonread.h"
+#include "core/base/errors.h"
+#include "core/base/jsonread.h"
 
 #include <QtTest>
 

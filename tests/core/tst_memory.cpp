@@ -3,11 +3,11 @@
 // reserve beyond it, no_grad vision inference and the ViT-B/16 training peak.
 #include <QtTest>
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/scenario.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

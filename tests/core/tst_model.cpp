@@ -1,11 +1,11 @@
 #include <QtTest>
 
-#include "core/errors.h"
-#include "core/hfconfig.h"
-#include "core/model.h"
+#include "core/base/errors.h"
+#include "core/model/hfconfig.h"
+#include "core/model/model.h"
 #include "tests/common/hfconfigs.h"
-#include "core/presets.h"
-#include "core/sizeonly.h"
+#include "core/model/presets.h"
+#include "core/model/sizeonly.h"
 
 #include <nlohmann/json.hpp>
 

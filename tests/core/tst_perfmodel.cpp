@@ -1,15 +1,15 @@
 // Performance-model terms added for the round-2 and round-3 measurements
-// (core/perfmodel.cpp, core/visionperf.cpp): QLoRA's NF4 dequantization,
+// (core/estimate/perfmodel.cpp, core/estimate/visionperf.cpp): QLoRA's NF4 dequantization,
 // attention efficiency by tensor-core generation, forward-only (prefill)
 // attention on Hopper, the eager MoE expert loop, host launches that overlap the
 // GPU's work, ViT as a transformer over its patch tokens, fp32 attention.
 #include <QtTest>
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/scenario.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

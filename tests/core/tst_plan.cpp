@@ -1,15 +1,15 @@
-// The planner (core/planner.cpp, gp::plan): ranking, the Pareto front,
+// The planner (core/plan/planner.cpp, gp::plan): ranking, the Pareto front,
 // constraints and ties. Throughput constants are being calibrated, so the
 // expectations here are the ones that follow from prices, memory arithmetic and
 // the ranking rules, never from a fitted speed.
 #include <QtTest>
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/errors.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/base/errors.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 

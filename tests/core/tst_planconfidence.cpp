@@ -1,16 +1,16 @@
-// Issue #16: how sure an estimate is (core/confidence.h), plans ranked at a
+// Issue #16: how sure an estimate is (core/estimate/confidence.h), plans ranked at a
 // confidence, the allowed precisions and consumer cards, the held global batch,
-// serving under load (core/servingload.h) against NVIDIA NIM's published
+// serving under load (core/estimate/servingload.h) against NVIDIA NIM's published
 // table, torchtune's memory flags against its README, and the layouts a model
 // can be split into (issue #20).
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/confidence.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/confidence.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 

@@ -7,13 +7,13 @@
 // `gpuplanner-cli estimate`.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/model/presets.h"
+#include "core/scenario/scenario.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 #include <array>
@@ -589,7 +589,7 @@ void TestProperties::moreParamsNeverNeedLessMemory()
 
 /// Regression (found by moreParamsNeverNeedLessMemory), on a fixed grid of
 /// sizes so the report lists every violation. modelFromParams
-/// (core/model.cpp: denseFromParams, moeFromParams, niceHidden) solves the depth
+/// (core/model/model.cpp: denseFromParams, moeFromParams, niceHidden) solves the depth
 /// for a rounded width, so where the rounded width jumps (128 -> 384, 896 ->
 /// 1536, 4096 -> 6144, ...) the doubled model gets fewer layers, and with the
 /// KV width fixed (8 KV heads x 64/128) fewer KV elements per token:
@@ -982,7 +982,7 @@ void TestProperties::explainDoesNotChangeNumbers()
 
 /// Regression (found by numbersAreFiniteAndNonNegative with
 /// GP_PROPERTY_CASES=20000): MFU is "0..1" (estimate.h), but for fp32 vision
-/// training core/perfmodel.cpp trainingPerformance times the convolutions at
+/// training core/estimate/perfmodel.cpp trainingPerformance times the convolutions at
 /// the TF32 rate (cuDNN's default) and divides the model FLOPs by the FP32 peak,
 /// so on GPUs whose TF32 rate is several times their FP32 one the MFU exceeds
 /// 1: ResNet-50, fp32, micro-batch 256 on an A100 SXM reports 1.66.

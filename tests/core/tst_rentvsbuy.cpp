@@ -2,10 +2,10 @@
 // the scenario's pricing inputs, curve shapes, and the spot / reserved ordering.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/rentbuy.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/plan/rentbuy.h"
+#include "core/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 

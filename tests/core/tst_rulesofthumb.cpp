@@ -1,12 +1,12 @@
-// The seed articles' rules of thumb (core/rules.cpp, gp::checkRulesOfThumb):
+// The seed articles' rules of thumb (core/rules/rules.cpp, gp::checkRulesOfThumb):
 // each rule's verdict and the figure it computes. Figures that follow from the
 // catalog and parameter counts are compared exactly as printed; those that go
 // through the memory model get a bound worked out by hand; speed ratios (being
 // calibrated) only get the bounds the verdict depends on.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/rules.h"
+#include "core/hardware/catalog.h"
+#include "core/rules/rules.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-// The seeds' rules issue #12 added (core/rulesseeds.cpp): spot savings, PUE,
+// The seeds' rules issue #12 added (core/rules/rulesseeds.cpp): spot savings, PUE,
 // H100 vs A100 training time, H200 vs H100 70B inference. Price and PUE
 // figures are recomputed here from the catalog and compared as printed; the
 // speed ratios (the estimator's, being calibrated) get bounds from the
@@ -6,10 +6,10 @@
 // thresholds the rule states.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/rules.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/rules/rules.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

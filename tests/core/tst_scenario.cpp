@@ -3,11 +3,11 @@
 // writing down one architecture (preset, explicit, hf_config) estimate the same.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/scenario/scenario.h"
 #include "tests/common/hfconfigs.h"
 
 #include <nlohmann/json.hpp>

@@ -1,14 +1,14 @@
-// Size-only models (core/sizeonly.cpp): the sizes people type map to the real
+// Size-only models (core/model/sizeonly.cpp): the sizes people type map to the real
 // shapes of that size, and the shape, the parameter count and every estimate
 // grow with the size, step by step (issue #11 part 4).
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/sizeonly.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/model/presets.h"
+#include "core/scenario/scenario.h"
+#include "core/model/sizeonly.h"
 
 #include <cmath>
 #include <functional>

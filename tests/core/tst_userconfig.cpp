@@ -3,8 +3,8 @@
 // shared by gpuplanner-cli and the app.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/userconfig.h"
+#include "core/hardware/catalog.h"
+#include "core/hardware/userconfig.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The accuracy the README promises, checked on the measured calibration runs
 // (tests/data/calibration/measured-h100.json) and the published runs.
-#include "core/catalog.h"
-#include "core/validate.h"
+#include "core/hardware/catalog.h"
+#include "core/fit/validate.h"
 
 #include <QtTest>
 

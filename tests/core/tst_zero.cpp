@@ -4,11 +4,11 @@
 // seeds' "70B fine-tune on 8x H100" numbers.
 #include <QtTest>
 
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/model.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/model/model.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

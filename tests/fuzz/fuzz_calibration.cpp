@@ -5,8 +5,8 @@
 //   nesting deeper than 64 levels, a version other than 1, a duplicate key, a
 //   value out of its bounds...); otherwise every known constant is there once,
 //   finite and within its bounds, and the table estimates with it.
-#include "core/calibration.h"
-#include "core/errors.h"
+#include "core/calibration/calibration.h"
+#include "core/base/errors.h"
 
 #include "fuzz_common.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the libFuzzer harnesses: a failed check prints why and aborts, which
 // libFuzzer reports as a crash and saves the input.
-#include "core/errors.h"
+#include "core/base/errors.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -5,9 +5,9 @@
 //
 // The document is not depth-limited here: the UI imports a config.json of up
 // to 16 MiB with nlohmann::json::parse and hands it to the core as it is.
-#include "core/errors.h"
-#include "core/hfconfig.h"
-#include "core/model.h"
+#include "core/base/errors.h"
+#include "core/model/hfconfig.h"
+#include "core/model/model.h"
 
 #include "fuzz_common.h"
 

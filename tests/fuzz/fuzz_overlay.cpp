@@ -4,8 +4,8 @@
 //   On InputError the catalog must be unchanged (the documented guarantee); on
 //   success every entry must still be usable (positive memory and bandwidth,
 //   a compute peak, unique ids).
-#include "core/catalog.h"
-#include "core/errors.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
 
 #include "fuzz_common.h"
 

@@ -7,9 +7,9 @@
 //   2. The input as the "config" of a measure.py training record (where a
 //      100,000-level nesting used to overflow the stack in a copy and a dump):
 //      validateText accepts it or throws InputError, nothing else.
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/validate.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/fit/validate.h"
 
 #include "fuzz_common.h"
 

@@ -6,10 +6,10 @@
 //
 // gp::InputError is the only allowed failure; any other exception, a sanitizer
 // report or a failed round trip is a bug.
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/estimate.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/estimate/estimate.h"
+#include "core/scenario/scenario.h"
 
 #include "fuzz_common.h"
 

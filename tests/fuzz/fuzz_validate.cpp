@@ -4,9 +4,9 @@
 //   InputError (BadRecords included) is the documented failure; otherwise every
 //   row must carry a finite, non-negative prediction and a positive measurement,
 //   and every metric's MAPE must be finite (no "nan%" reaching --check).
-#include "core/catalog.h"
-#include "core/errors.h"
-#include "core/validate.h"
+#include "core/hardware/catalog.h"
+#include "core/base/errors.h"
+#include "core/fit/validate.h"
 
 #include "fuzz_common.h"
 

@@ -17,9 +17,9 @@
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 
-#include "core/calibration.h"
-#include "core/catalog.h"
-#include "core/units.h"
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+#include "core/base/units.h"
 
 #include <QComboBox>
 #include <QDir>

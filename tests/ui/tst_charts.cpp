@@ -4,7 +4,7 @@
 #include "ui/format.h"
 #include "ui/palette.h"
 
-#include "core/estimate.h"
+#include "core/estimate/estimate.h"
 
 #include <QSet>
 #include <QtTest>

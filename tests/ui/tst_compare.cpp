@@ -14,9 +14,9 @@
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/units.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/base/units.h"
 
 #include <QAbstractItemModelTester>
 #include <QCompleter>

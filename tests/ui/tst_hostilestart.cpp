@@ -10,7 +10,7 @@
 #include "ui/settings.h"
 
 #include "app/cli/cli.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -13,8 +13,8 @@
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 
-#include "core/launch.h"
-#include "core/planner.h"
+#include "core/engines/launch.h"
+#include "core/plan/planner.h"
 
 #include <QAction>
 #include <QComboBox>

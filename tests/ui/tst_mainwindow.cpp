@@ -15,9 +15,9 @@
 #include "ui/settings.h"
 #include "tests/common/hfconfigs.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/units.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/base/units.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

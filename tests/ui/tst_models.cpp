@@ -2,10 +2,10 @@
 #include "ui/comparisonmodel.h"
 #include "ui/resultstablemodel.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/scenario/scenario.h"
+#include "core/base/units.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

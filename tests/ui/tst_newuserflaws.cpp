@@ -21,12 +21,12 @@
 #include "ui/reporttables.h"
 #include "tests/common/hfconfigs.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/mig.h"
-#include "core/planner.h"
-#include "core/rentbuy.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/hardware/mig.h"
+#include "core/plan/planner.h"
+#include "core/plan/rentbuy.h"
+#include "core/scenario/scenario.h"
 
 #include <QAbstractBarSeries>
 #include <QBarCategoryAxis>

@@ -12,10 +12,10 @@
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -13,10 +13,10 @@
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -8,9 +8,9 @@
 #include "ui/scenariofile.h"
 #include "ui/scenariomodel.h"
 
-#include "core/catalog.h"
-#include "core/rentbuy.h"
-#include "core/scenario.h"
+#include "core/hardware/catalog.h"
+#include "core/plan/rentbuy.h"
+#include "core/scenario/scenario.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -5,11 +5,11 @@
 #include "ui/plantablemodel.h"
 #include "ui/resultstablemodel.h"
 
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 #include "app/cli/cli.h"
-#include "core/estimate.h"
-#include "core/planner.h"
-#include "core/scenario.h"
+#include "core/estimate/estimate.h"
+#include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QFile>
 #include <QPainterPath>

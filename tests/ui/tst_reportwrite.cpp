@@ -4,7 +4,7 @@
 #include "ui/reportcli.h"
 
 #include "app/cli/cli.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,8 +2,8 @@
 #include "ui/rulespage.h"
 #include "ui/rulestablemodel.h"
 
-#include "core/catalog.h"
-#include "core/rules.h"
+#include "core/hardware/catalog.h"
+#include "core/rules/rules.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

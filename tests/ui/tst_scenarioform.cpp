@@ -6,7 +6,7 @@
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <QComboBox>
 #include <QFile>

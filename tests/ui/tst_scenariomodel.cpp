@@ -1,7 +1,7 @@
 #include "ui/scenariomodel.h"
 
-#include "core/scenario.h"
-#include "core/scenarioname.h"
+#include "core/scenario/scenario.h"
+#include "core/scenario/scenarioname.h"
 
 #include <QSignalSpy>
 #include <QUndoStack>

@@ -10,7 +10,7 @@
 #include "ui/resultstablemodel.h"
 #include "ui/settings.h"
 
-#include "core/catalog.h"
+#include "core/hardware/catalog.h"
 
 #include <QDir>
 #include <QFile>

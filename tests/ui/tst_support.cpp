@@ -5,9 +5,9 @@
 #include "ui/recentfiles.h"
 #include "ui/settings.h"
 
-#include "core/catalog.h"
-#include "core/presets.h"
-#include "core/userconfig.h"
+#include "core/hardware/catalog.h"
+#include "core/model/presets.h"
+#include "core/hardware/userconfig.h"
 
 #include <QFile>
 #include <QTemporaryDir>

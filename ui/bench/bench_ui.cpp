@@ -12,8 +12,8 @@
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 
-#include "core/catalog.h"
-#include "core/estimate.h"
+#include "core/hardware/catalog.h"
+#include "core/estimate/estimate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

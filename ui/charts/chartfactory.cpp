@@ -5,8 +5,8 @@
 #include "ui/format.h"
 #include "ui/palette.h"
 
-#include "core/estimate.h"
-#include "core/units.h"
+#include "core/estimate/estimate.h"
+#include "core/base/units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -3,7 +3,7 @@
 
 #include "ui/atomicfile.h"
 
-#include "core/estimate.h"
+#include "core/estimate/estimate.h"
 
 #include <QAbstractBarSeries>
 #include <QBarCategoryAxis>

@@ -5,9 +5,9 @@
 #include "ui/palette.h"
 #include "ui/plantablemodel.h"
 
-#include "core/planner.h"
-#include "core/rentbuy.h"
-#include "core/units.h"
+#include "core/plan/planner.h"
+#include "core/plan/rentbuy.h"
+#include "core/base/units.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,7 +1,7 @@
 #include "rentbuymarker.h"
 #include "plannercharts.h"
 
-#include "core/rentbuy.h"
+#include "core/plan/rentbuy.h"
 
 #include <QChart>
 #include <QFontMetricsF>

@@ -4,8 +4,8 @@
 
 #include "ui/format.h"
 
-#include "core/catalog.h"
-#include "core/mig.h"
+#include "core/hardware/catalog.h"
+#include "core/hardware/mig.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,8 +8,8 @@
 #include "ui/palette.h"
 #include "ui/valuecheck.h"
 
-#include "core/model.h"
-#include "core/presets.h"
+#include "core/model/model.h"
+#include "core/model/presets.h"
 
 #include <QComboBox>
 #include <QCompleter>
