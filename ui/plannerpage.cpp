@@ -22,6 +22,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -159,8 +160,11 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     bar->addWidget(confidenceLabel);
     bar->addWidget(m_confidence);
     bar->addWidget(m_planNow);
-    bar->addWidget(m_status, 1);
+    bar->addStretch(1);
     layout->addLayout(bar);
+    // On its own line: beside the controls it wrapped into a column of single
+    // words in a 1366-px window.
+    layout->addWidget(m_status);
 
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
@@ -211,13 +215,24 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
         menu.exec(m_view->viewport()->mapToGlobal(at));
     });
     auto* whyRow = new QHBoxLayout;
-    whyRow->addWidget(m_why, 1);
+    // The pick's explanation can be long (noise, capped parallelism): it scrolls
+    // rather than squeezing the table to one row or being cut off.
+    auto* whyScroll = new QScrollArea;
+    whyScroll->setWidget(m_why);
+    whyScroll->setWidgetResizable(true);
+    whyScroll->setFrameShape(QFrame::NoFrame);
+    whyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    whyScroll->setMaximumHeight(6 * fontMetrics().lineSpacing());
+    whyRow->addWidget(whyScroll, 1);
     whyRow->addWidget(m_use, 0, Qt::AlignTop);
     whyRow->addWidget(m_launch, 0, Qt::AlignTop);
 
     auto* upper = new QWidget;
     auto* ul = new QVBoxLayout(upper);
     ul->setContentsMargins(0, 0, 0, 0);
+    // At least four ranked rows stay visible in a 768-px-high window.
+    m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height() +
+                             5 * m_view->verticalHeader()->defaultSectionSize());
     ul->addWidget(m_view, 1);
     ul->addLayout(whyRow);
 
@@ -239,7 +254,14 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     m_notes->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notes->setAccessibleName(tr("Plan notes"));
-    sl->addWidget(m_notes, 1);
+    // Notes can run to several paragraphs (capped data parallelism, unpriced GPUs):
+    // they scroll instead of being cut off at the bottom of a small window.
+    auto* notesScroll = new QScrollArea;
+    notesScroll->setWidget(m_notes);
+    notesScroll->setWidgetResizable(true);
+    notesScroll->setFrameShape(QFrame::NoFrame);
+    notesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sl->addWidget(notesScroll, 1);
 
     auto* lower = new QSplitter(Qt::Horizontal);
     lower->addWidget(m_chart);

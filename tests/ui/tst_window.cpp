@@ -17,6 +17,8 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -71,6 +73,39 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(available.contains(w.geometry()));
+    }
+
+    void thePlannerTabIsReadableOnA1366x768Screen()
+    {
+        // Seen under Xvfb at 1366x768: the plan's status line wrapped into a column of
+        // single words beside the controls, and the ranked table showed one row.
+        MainWindow w(std::make_unique<Settings>(m_dir->filePath(QStringLiteral("settings.ini"))));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTableView* table = nullptr;
+        for (auto* t : w.findChildren<QTableView*>())
+            if (t->accessibleName() == QStringLiteral("Plan options, ranked"))
+                table = t;
+        QVERIFY(table);
+        auto* tabs = w.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i)->isAncestorOf(table))
+                tabs->setCurrentIndex(i);
+        QVERIFY(table->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() >= 5, 60000);
+        QApplication::processEvents();
+        // Five rows (rank 1 to 5) fit the table's viewport.
+        QVERIFY2(table->rowAt(table->viewport()->height() - 1) >= 4 || table->rowAt(table->viewport()->height() - 1) < 0,
+                 qPrintable(QStringLiteral("last visible row %1").arg(table->rowAt(table->viewport()->height() - 1))));
+        // The status line ("N configurations estimated, ...") spans the page, one or two lines.
+        QLabel* status = nullptr;
+        for (auto* l : tabs->currentWidget()->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("configurations estimated")))
+                status = l;
+        QVERIFY(status);
+        QVERIFY2(status->width() >= tabs->currentWidget()->width() / 2, qPrintable(QString::number(status->width())));
+        QVERIFY(status->height() <= 3 * status->fontMetrics().lineSpacing());
     }
 
     void firstWindowFitsTheScreen()

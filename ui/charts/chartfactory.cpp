@@ -118,7 +118,7 @@ QAbstractAxis* makeValueAxis(double lo, double hi, bool any, const QString& titl
         auto* a = new QLogValueAxis;
         a->setBase(10);
         a->setLabelFormat(QStringLiteral("%g"));
-        a->setTitleText(title + QObject::tr(" — log scale"));
+        a->setTitleText(title + QObject::tr(" (log)")); // short: a long title is cut to "..." in a small chart
         const auto [min, max] = logAxisRange(lo, hi);
         a->setRange(min, max);
         a->setMinorTickCount(8); // 2, 3, ... 9 x 10^n as grid lines
