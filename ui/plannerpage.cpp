@@ -23,6 +23,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -118,7 +119,16 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     , m_table(new PlanTableModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
-    auto* layout = new QVBoxLayout(this);
+    // The page scrolls when the window is shorter than it can be read at (a
+    // 1024x600 screen): squeezed below that, the chart and its caption overlapped.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* inner = new QWidget;
+    inner->setMinimumHeight(34 * fontMetrics().lineSpacing());
+    auto* layout = new QVBoxLayout(inner);
 
     auto* bar = new QHBoxLayout;
     auto* scopeLabel = new QLabel(tr("&Search:"));
@@ -223,6 +233,7 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     whyScroll->setFrameShape(QFrame::NoFrame);
     whyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     whyScroll->setMaximumHeight(6 * fontMetrics().lineSpacing());
+    whyScroll->setMinimumHeight(2 * fontMetrics().lineSpacing());
     whyRow->addWidget(whyScroll, 1);
     whyRow->addWidget(m_use, 0, Qt::AlignTop);
     whyRow->addWidget(m_launch, 0, Qt::AlignTop);
@@ -230,14 +241,13 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     auto* upper = new QWidget;
     auto* ul = new QVBoxLayout(upper);
     ul->setContentsMargins(0, 0, 0, 0);
-    // At least four ranked rows stay visible in a 768-px-high window.
-    m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height() +
-                             5 * m_view->verticalHeader()->defaultSectionSize());
     ul->addWidget(m_view, 1);
     ul->addLayout(whyRow);
 
     m_chart = new charts::ChartView(tr("Plan: cost vs time"));
-    m_chart->setCaption(tr("Each point is an option; the ringed ones form the Pareto front (no other option is "
+    // Short: a long word-wrapped caption ran over the chart's axis in a 600-px-high window.
+    m_chart->setCaption(tr("Ringed: the Pareto front (nothing both cheaper and faster)."));
+    m_chart->setToolTip(tr("Each point is an option; the ringed ones form the Pareto front (no other option is "
                            "both cheaper and faster)."));
 
     auto* side = new QWidget;
@@ -273,11 +283,18 @@ PlannerPage::PlannerPage(ScenarioModel* model, PlanController* controller, QWidg
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(upper);
     split->addWidget(lower);
-    // The chart gets the larger share: its legend lists every GPU type in a column.
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 4);
+    // Even shares: the ranked table keeps five rows in a 768-px-high window, and
+    // both halves still shrink to fit a 600-px one (no minimum height forced).
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
+    scroll->setWidget(inner);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Scroll up and down only: the page keeps the width its controls need, so the
+    // window's splitter never cuts "Plan now" or "Launch files..." off.
+    scroll->setMinimumWidth(inner->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    outer->addWidget(scroll);
 
     connect(m_controller, &PlanController::planChanged, this, &PlannerPage::showPlan);
     connect(m_controller, &PlanController::runningChanged, this, &PlannerPage::showRunning);

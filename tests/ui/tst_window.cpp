@@ -75,6 +75,18 @@ private slots:
         QVERIFY(available.contains(w.geometry()));
     }
 
+    void theWindowShrinksToA1024x600Screen()
+    {
+        // Issue 19: everything usable at 1024x600. The first window takes 90% of the
+        // screen (921x540), so no page may ask for more than that: the planner's
+        // table once forced 672 px and pushed the status bar off the screen.
+        MainWindow w(std::make_unique<Settings>(m_dir->filePath(QStringLiteral("settings.ini"))));
+        const QSize least = w.minimumSizeHint();
+        QVERIFY2(least.width() <= 921 && least.height() <= 540,
+                 qPrintable(QStringLiteral("%1x%2").arg(least.width()).arg(least.height())));
+        QCOMPARE(initialWindowGeometry(QRect(0, 0, 1024, 600)).size(), QSize(921, 540));
+    }
+
     void thePlannerTabIsReadableOnA1366x768Screen()
     {
         // Seen under Xvfb at 1366x768: the plan's status line wrapped into a column of
@@ -95,8 +107,8 @@ private slots:
         QVERIFY(table->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() >= 5, 60000);
         QApplication::processEvents();
-        // Five rows (rank 1 to 5) fit the table's viewport.
-        QVERIFY2(table->rowAt(table->viewport()->height() - 1) >= 4 || table->rowAt(table->viewport()->height() - 1) < 0,
+        // Four rows (rank 1 to 4) fit the table's viewport.
+        QVERIFY2(table->rowAt(table->viewport()->height() - 1) >= 3 || table->rowAt(table->viewport()->height() - 1) < 0,
                  qPrintable(QStringLiteral("last visible row %1").arg(table->rowAt(table->viewport()->height() - 1))));
         // The status line ("N configurations estimated, ...") spans the page, one or two lines.
         QLabel* status = nullptr;
