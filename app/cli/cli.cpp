@@ -20,6 +20,7 @@
 #include "core/scenario/scenario.h"
 #include "core/hardware/userconfig.h"
 #include "core/fit/validate.h"
+#include "core/fit/validatemlperf.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -296,6 +297,8 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
         }
         out << (a.format == "json" ? validationToJson(rep)
                                    : printable(a.summary ? validationSummary(rep) : validationToTable(rep), true));
+        if (a.format != "json" && !a.summary) // issue #16's MLPerf rows, scored as per-GPU ratios
+            out << printable(mlperfRatiosTable(mlperfRatios(a.positional, cat, ptr(cal))), true);
         return a.check && !rep.withinBounds() ? 1 : 0;
     } catch (const InputError& e) {
         printProblems(err, e, "");

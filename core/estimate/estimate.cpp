@@ -307,11 +307,7 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     const Gpu& gpu = slice ? *slice : whole;
     detail::Plan plan = detail::makePlan(s, gpu, options.explain, calibration);
     if (profile)
-        plan.notes.push_back("MIG " + migProfileLabel(whole, *profile) + ": one slice of " + whole.name + " with " +
-                             std::to_string(profile->smSlices) + "/" + std::to_string(profile->smTotal) +
-                             " of its SMs and " + std::to_string(profile->memSlices) + "/" +
-                             std::to_string(profile->memTotal) +
-                             " of its memory and bandwidth (NVIDIA MIG user guide), billed as its share of the SMs.");
+        plan.notes.push_back(migSliceNote(whole, *profile));
     GpuEstimate e;
     e.gpuId = whole.id;
     e.gpuName = gpu.name;

@@ -604,7 +604,7 @@ namespace {
 /// batch's rows, `minRows` the smallest tile). Returns the requests per second served.
 template <class Forward>
 double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvReadS, double weightReadS, double gemmS,
-                      double minRows, Forward&& forward)
+                      double rowCommS, double minRows, Forward&& forward)
 {
     const auto& inf = p.s->inference;
     const double batch = std::max(1, inf.batch);
@@ -624,9 +624,11 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     // rows, its KV reads, and the rest of the batch's step (per-layer floor, TP).
     const double weightS = std::max(weightReadS, gemmS);
     const double rows = std::max(minRows, batch);
+    // The TP all-reduces (rowCommS at the whole batch) carry one row per decoding sequence, as the KV reads do.
     auto decodeOnly = [=](double decoding) {
-        return decodeStep - weightS - kvReadS + std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows) +
-               kvPerSeq * decoding;
+        return decodeStep - weightS - kvReadS - rowCommS +
+               std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows) +
+               (kvPerSeq + rowCommS / batch) * decoding;
     };
     shape.step = [=, &forward](double prefillTokens, double decoding) {
         if (prefillTokens <= 0)
@@ -805,6 +807,7 @@ InferenceResult inferencePerformance(Plan& p)
     double served = 0; // serving: requests/s under the load
     if (p.serving)
         served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
+                                p.tp > 1 ? 2.0 * layers * allReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
                                 std::max(c.decodeGemmMinRows, 1.0), [&](double tokens, double head, double stepAttnFlops) {
             GemmWork g;
             double a = 0;

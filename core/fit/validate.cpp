@@ -730,6 +730,11 @@ void validateText(const std::string& text, const std::string& origin, const Cata
     report.skipped.insert(report.skipped.end(), part.skipped.begin(), part.skipped.end());
 }
 
+void loadValidationText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationSet& set)
+{
+    loadText(text, origin, catalog, set);
+}
+
 ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog,
                                 const std::vector<std::string>& familyDirs)
 {

@@ -85,6 +85,10 @@ void summarize(ValidationReport& report);
 /// their architecture family's constants; Hopper rows there are held out).
 ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Catalog& catalog,
                                 const std::vector<std::string>& familyDirs = {});
+/// Reads one file's records (its text, named `origin`) into `set`, as
+/// loadValidationSet does for each file; throws InputError when the text is
+/// not JSON records at all.
+void loadValidationText(const std::string& text, const std::string& origin, const Catalog& catalog, ValidationSet& set);
 /// Predicts every case with `calibration` (nullptr = built-in) and summarizes;
 /// each row's caseIndex names its case.
 ValidationReport predictSet(const ValidationSet& set, const Calibration* calibration = nullptr);

@@ -47,6 +47,11 @@ struct Gpu {
     double interconnectGbps = 0;// GPU-to-GPU scale-up, bidirectional GB/s; 0 = PCIe only
     int pcieGen = 0;
     int migMaxInstances = 0;    // 0 = no MIG
+    int smCount = 0;            // streaming multiprocessors of the whole GPU; 0 = not in the catalog
+    /// SMs of each MIG GPU-instance profile ("1g" ... "7g") as `nvidia-smi mig -lgip`
+    /// lists them; empty = not in the catalog (the MIG guide's fraction k/7 or k/4 applies).
+    std::vector<std::pair<std::string, int>> migSms;
+    std::string migSmsSource;   // where smCount and migSms come from
     bool ecc = false;
     int year = 0;
     HourlyPrice pricePerHour;

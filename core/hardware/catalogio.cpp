@@ -2,6 +2,7 @@
 // keys (with their key paths in every diagnostic), and the overlay merge.
 #include "core/hardware/catalog.h"
 #include "core/hardware/catalogio.h"
+#include "core/hardware/catalogmig.h"
 
 #include "core/base/errors.h"
 #include "core/base/jsonread.h"
@@ -293,6 +294,7 @@ constexpr StringField kStringFields[] = {
     {"purchase_note", &Gpu::purchaseNote, StringRule::Optional},
     {"confidence", &Gpu::confidence, StringRule::Optional},
     {"notes", &Gpu::notes, StringRule::Optional},
+    {"mig_sms_source", &Gpu::migSmsSource, StringRule::Optional},
 };
 
 struct IntField {
@@ -306,6 +308,7 @@ struct IntField {
 constexpr IntField kIntFields[] = {
     {"pcie_gen", &Gpu::pcieGen, 1, 7, true},
     {"mig_max_instances", &Gpu::migMaxInstances, 0, 64, true},
+    {"sm_count", &Gpu::smCount, 1, 4096, true},
     {"year", &Gpu::year, 1990, 2100, true},
 };
 
@@ -351,6 +354,10 @@ bool applyField(Gpu& g, const std::string& key, const json& v, const std::string
         // Redundant with mig_max_instances (0 = no MIG); validated only.
         bool ignored = false;
         readBool(v, path, p, ignored);
+        return true;
+    }
+    if (key == "mig_sms") {
+        readMigSms(v, path, p, g.migSms);
         return true;
     }
     if (key == "price_hour_usd") {
@@ -476,6 +483,8 @@ Catalog Catalog::fromJsonText(std::string_view text, std::string_view origin)
         requireKeys(entry, base, problems);
         if (problems.errorCount() == before)
             requireComputePeak(g, base, problems);
+        if (problems.errorCount() == before)
+            checkMigSms(g, base, problems);
         if (problems.errorCount() == before) {
             g.tier = computeTier(g);
             catalog.m_gpus.push_back(std::move(g));
@@ -548,6 +557,8 @@ void Catalog::applyOverlayText(std::string_view text, std::string_view origin)
             requireKeys(entry, base, problems);
         if (problems.errorCount() == before)
             requireComputePeak(g, base, problems);
+        if (problems.errorCount() == before)
+            checkMigSms(g, base, problems);
         if (problems.errorCount() != before)
             continue;
         g.userDefined = true;

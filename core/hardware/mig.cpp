@@ -2,6 +2,7 @@
 
 #include "core/hardware/catalog.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -66,9 +67,48 @@ std::string migProfileLabel(const Gpu& g, const MigProfile& p)
     return std::string(p.name) + "." + std::to_string(std::lround(g.memoryGb * p.memoryFraction())) + "gb";
 }
 
+namespace {
+
+/// The SMs the catalog lists for profile `p` of `g`; 0 when it lists none.
+int listedSms(const Gpu& g, const MigProfile& p)
+{
+    if (g.smCount <= 0)
+        return 0;
+    for (const auto& [name, sms] : g.migSms)
+        if (name == p.name)
+            return std::min(sms, g.smCount);
+    return 0;
+}
+
+std::string fraction(int k, int n) { return std::to_string(k) + "/" + std::to_string(n); }
+
+} // namespace
+
+double migComputeShare(const Gpu& g, const MigProfile& p)
+{
+    const int sms = listedSms(g, p);
+    return sms > 0 ? double(sms) / g.smCount : p.computeFraction();
+}
+
+std::string migSliceNote(const Gpu& g, const MigProfile& p)
+{
+    const int sms = listedSms(g, p);
+    const std::string compute = sms > 0 ? std::to_string(sms) + " of its " + std::to_string(g.smCount) +
+                                              " SMs (nvidia-smi mig -lgip)"
+                                        : fraction(p.smSlices, p.smTotal) + " of its SMs (NVIDIA MIG user guide)";
+    return "MIG " + migProfileLabel(g, p) + ": one slice of " + g.name + " with " + compute + " and " +
+           fraction(p.memSlices, p.memTotal) + " of its memory and bandwidth, billed as " +
+           fraction(p.smSlices, p.smTotal) + " of the GPU.";
+}
+
 Gpu migSlice(const Gpu& g, const MigProfile& p)
 {
-    const double compute = p.computeFraction();
+    // The peaks follow the slice's SMs (an A100's 7g.40gb has 98 of its 108 SMs:
+    // the tensor peaks are 98/108 of the datasheet's); memory and bandwidth its
+    // memory slices; price, purchase and power the compute slots it occupies
+    // (k of 7 or 4: what a provider bills and what the rest of the GPU cannot use).
+    const double compute = migComputeShare(g, p);
+    const double slots = p.computeFraction();
     const double memory = p.memoryFraction();
     Gpu v = g;
     v.id = g.id + "-mig-" + std::string(p.name);
@@ -78,13 +118,15 @@ Gpu migSlice(const Gpu& g, const MigProfile& p)
     for (double* peak :
         {&v.fp32Tflops, &v.tf32Tflops, &v.fp16Tflops, &v.bf16Tflops, &v.fp8Tflops, &v.int8Tops, &v.fp4Tflops})
         *peak *= compute;
-    v.pricePerHour.typical *= compute;
-    v.pricePerHour.low *= compute;
-    v.pricePerHour.high *= compute;
+    v.pricePerHour.typical *= slots;
+    v.pricePerHour.low *= slots;
+    v.pricePerHour.high *= slots;
     if (v.pricePerHour.spot)
-        *v.pricePerHour.spot *= compute;
-    v.purchaseUsd *= compute;
-    v.tdpW *= compute;
+        *v.pricePerHour.spot *= slots;
+    v.purchaseUsd *= slots;
+    v.tdpW *= slots;
+    v.smCount = int(std::lround(g.smCount * compute));
+    v.migSms.clear();
     v.migMaxInstances = 0;
     v.interconnectGbps = 0;
     return v;

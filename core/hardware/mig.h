@@ -35,8 +35,16 @@ const MigProfile* findMigProfile(const Gpu& g, std::string_view name);
 std::string migUnsupportedMessage(const Gpu& g, std::string_view name);
 /// NVIDIA's name of the instance on `g`, e.g. "3g.40gb" (memory rounded to GB).
 std::string migProfileLabel(const Gpu& g, const MigProfile& p);
-/// One slice of `g` as a GPU of its own: memory, bandwidth, every peak, power
-/// and price scaled (a slice is billed as its share of the SMs); no MIG, no
+/// The share of `g`'s compute a slice of profile `p` has: its SMs / the GPU's SMs
+/// where the catalog lists them (sm_count, mig_sms: A100 1g.5gb = 14 of 108), else
+/// the MIG guide's fraction of compute slots (k/7 or k/4).
+double migComputeShare(const Gpu& g, const MigProfile& p);
+/// What an estimate on the slice says: "MIG 3g.40gb: one slice of H100 SXM5 80GB
+/// with 60 of its 132 SMs and 4/8 of its memory and bandwidth, billed as 3/7 of the GPU."
+std::string migSliceNote(const Gpu& g, const MigProfile& p);
+/// One slice of `g` as a GPU of its own: every peak scaled by migComputeShare,
+/// memory and bandwidth by the memory share, power and price by the compute
+/// slots it occupies (a slice is billed as k/7 or k/4 of the GPU); no MIG, no
 /// GPU-to-GPU link. Its id is `<id>-mig-<name>`.
 Gpu migSlice(const Gpu& g, const MigProfile& p);
 

@@ -278,11 +278,89 @@ private slots:
         QCOMPARE(gp::migProfiles(h100).size(), std::size_t(5));
     }
 
+    void migComputeShareFromSms()
+    {
+        // The slice's compute share is its SMs / the GPU's SMs (the catalog's sm_count
+        // and mig_sms, from nvidia-smi mig -lgip); memory follows its memory slices.
+        const gp::Gpu& a100 = gpu("nvidia-a100-40gb-sxm");
+        QCOMPARE(a100.smCount, 108);
+        const gp::MigProfile& a1 = *gp::findMigProfile(a100, "1g");
+        QCOMPARE(gp::migComputeShare(a100, a1), 14.0 / 108); // 1g.5gb: 14 of 108 SMs (not 1/7 = 15.4)
+        const gp::Gpu s1 = gp::migSlice(a100, a1);
+        QCOMPARE(s1.bf16Tflops, a100.bf16Tflops * 14 / 108);
+        QCOMPARE(s1.memoryGb, a100.memoryGb / 8);
+        QCOMPARE(s1.bandwidthGbps, a100.bandwidthGbps / 8);
+        QCOMPARE(s1.pricePerHour.typical, a100.pricePerHour.typical / 7); // billed as 1 of 7 slots
+        QCOMPARE(s1.smCount, 14);
+        QCOMPARE(gp::migProfileLabel(a100, a1), std::string("1g.5gb"));
+        // 7g.40gb holds 98 of the 108 SMs: 90.7% of the peaks, all the memory, the whole price.
+        const gp::MigProfile& a7 = *gp::findMigProfile(a100, "7g");
+        const gp::Gpu s7 = gp::migSlice(a100, a7);
+        QCOMPARE(s7.fp16Tflops, a100.fp16Tflops * 98 / 108);
+        QCOMPARE(s7.memoryGb, a100.memoryGb);
+        QCOMPARE(s7.pricePerHour.typical, a100.pricePerHour.typical);
+        // H100 SXM and H200 SXM: 1g 16, 2g 32, 3g 60, 4g 64, 7g 132 of 132 SMs.
+        for (const char* id : {"nvidia-h100-sxm", "nvidia-h200-sxm"}) {
+            const gp::Gpu& h = gpu(id);
+            QCOMPARE(h.smCount, 132);
+            QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "1g")), 16.0 / 132);
+            QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "2g")), 32.0 / 132);
+            QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "3g")), 60.0 / 132);
+            QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "4g")), 64.0 / 132);
+            QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "7g")), 1.0);
+        }
+        // A GPU whose profile SMs the catalog does not list keeps the guide's fraction of the slots.
+        const gp::Gpu& a30 = gpu("nvidia-a30");
+        QCOMPARE(gp::migComputeShare(a30, *gp::findMigProfile(a30, "2g")), 0.5);
+        QVERIFY(gp::migSliceNote(a30, *gp::findMigProfile(a30, "2g")).find("2/4 of its SMs (NVIDIA MIG user guide)") !=
+                std::string::npos);
+    }
+
+    void migSmsInTheCatalog_data()
+    {
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("message");
+        const QString base = R"({"id": "x-gpu", "name": "X", "memory_gb": 40, "memory_bandwidth_gbps": 1000,
+                                 "bf16_tflops": 100, "mig_max_instances": 7, %1})";
+        QTest::addRow("no sm_count") << base.arg(R"("mig_sms": {"1g": 14})") << "user[0].sm_count"
+                                     << "is needed with mig_sms";
+        QTest::addRow("more than the GPU") << base.arg(R"("sm_count": 100, "mig_sms": {"7g": 108})")
+                                           << "user[0].mig_sms.7g" << "more than the GPU's sm_count 100";
+        QTest::addRow("shrinking") << base.arg(R"("sm_count": 108, "mig_sms": {"2g": 28, "3g": 20})")
+                                   << "user[0].mig_sms.3g" << "fewer than a smaller profile's 28";
+        QTest::addRow("unknown profile") << base.arg(R"("sm_count": 108, "mig_sms": {"5g": 70})")
+                                         << "user[0].mig_sms.5g" << "unknown MIG profile";
+        QTest::addRow("not an integer") << base.arg(R"("sm_count": 108, "mig_sms": {"1g": 14.5})")
+                                        << "user[0].mig_sms.1g" << "must be an integer from 1 to 4096";
+    }
+
+    void migSmsInTheCatalog()
+    {
+        QFETCH(QString, entry);
+        QFETCH(QString, path);
+        QFETCH(QString, message);
+        try {
+            gp::Catalog::fromJsonText(("[" + entry + "]").toStdString(), "user");
+            QFAIL("accepted");
+        } catch (const gp::InputError& e) {
+            QCOMPARE(QString::fromStdString(e.problems().at(0).path), path);
+            QVERIFY2(QString::fromStdString(e.problems().at(0).message).contains(message),
+                     e.problems().at(0).message.c_str());
+        }
+        const auto ok = gp::Catalog::fromJsonText(
+            R"([{"id": "x-gpu", "name": "X", "memory_gb": 40, "memory_bandwidth_gbps": 1000, "bf16_tflops": 100,
+                 "mig_max_instances": 7, "sm_count": 108, "mig_sms": {"1g": 14, "7g": 98}}])",
+            "user");
+        QCOMPARE(ok.gpus().at(0).migSms.size(), std::size_t(2));
+    }
+
     void migEstimateOnA3gSlice()
     {
         // Llama 3.1 8B bf16 at batch 1 on an H100 SXM and on its 3g.40gb slice:
         // capacity 4/8, price 3/7, decode reads (bandwidth-bound) at 4/8 of the
-        // bandwidth: 2x the time; prefill matmuls at 3/7 of the SMs: 7/3 the time.
+        // bandwidth: 2x the time; prefill matmuls on 60 of the 132 SMs
+        // (nvidia-smi mig -lgip): 132/60 = 2.2x the time (3/7 of the slots would say 7/3).
         const gp::Gpu& h100 = gpu("nvidia-h100-sxm");
         gp::Scenario s = serve("llama-3.1-8b", gp::InferPrecision::BF16);
         s.hardware.gpus = {"nvidia-h100-sxm"};
@@ -298,13 +376,14 @@ private slots:
         QCOMPARE(slice.usdPerHour, h100.pricePerHour.typical * 3 / 7);
         QCOMPARE(slice.memory.weights, whole.memory.weights); // the model is the same
         QVERIFY(slice.fits);
-        QVERIFY(hasNote(slice, "MIG 3g.40gb: one slice of H100 SXM5 80GB with 3/7 of its SMs and 4/8 of its memory"));
+        QVERIFY(hasNote(slice, "MIG 3g.40gb: one slice of H100 SXM5 80GB with 60 of its 132 SMs (nvidia-smi mig -lgip) and 4/8 of "
+                                   "its memory and bandwidth, billed as 3/7 of the GPU."));
         const double memWhole = term(whole, "time.decode.memory")->value;
         const double memSlice = term(slice, "time.decode.memory")->value;
         QVERIFY2(qAbs(memSlice / memWhole - 2) < 1e-12, QByteArray::number(memSlice / memWhole, 'g', 15));
         const double gemmWhole = term(whole, "time.prefill.gemm")->value;
         const double gemmSlice = term(slice, "time.prefill.gemm")->value;
-        QVERIFY2(qAbs(gemmSlice / gemmWhole - 7.0 / 3) < 1e-12, QByteArray::number(gemmSlice / gemmWhole, 'g', 15));
+        QVERIFY2(qAbs(gemmSlice / gemmWhole - 132.0 / 60) < 1e-12, QByteArray::number(gemmSlice / gemmWhole, 'g', 15));
         QVERIFY(*slice.inference->tpotMs > *whole.inference->tpotMs);
     }
 
