@@ -12,8 +12,12 @@
 #include "core/base/units.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 
 namespace gp::detail {
 
@@ -45,10 +49,9 @@ constexpr double kLogitBytesChunkedCompiled = 2 + 4 / kLossChunks;
 /// CUDA context + runtime modules (a fixed per-process reservation).
 double contextBytes(const Plan& p)
 {
-    const Gpu& g = *p.gpu;
-    if (g.vendor == "NVIDIA")
+    if (p.nvidia)
         return p.cal->contextCudaMib * kMiB;
-    if (g.vendor == "AMD")
+    if (p.amd)
         return p.cal->contextRocmMib * kMiB;
     return p.cal->contextOtherMib * kMiB;
 }
@@ -58,11 +61,8 @@ bool isLoraLike(const Plan& p)
     return p.s->training.method != TrainMethod::Full;
 }
 
-bool targeted(const Plan& p, const std::string& module)
-{
-    const auto& t = p.s->training.loraTargets;
-    return std::find(t.begin(), t.end(), module) != t.end();
-}
+/// training.lora_targets names the module (LoraModule bits, read once by makePlan).
+bool targeted(const Plan& p, LoraModule module) { return (p.loraModules & module) != 0; }
 
 } // namespace
 
@@ -91,10 +91,10 @@ double activationBytesPerTokenLayer(const Plan& p)
     // autocast the norm output itself is saved once for all consumers. Frozen
     // (LoRA) linears save nothing; their adapters save an fp32 copy (peft keeps
     // adapters in fp32 and casts the input).
-    auto linearInputs = [&](std::initializer_list<const char*> modules, double in) {
+    auto linearInputs = [&](std::initializer_list<LoraModule> modules, double in) {
         double bytes = 0;
         bool shared = false;
-        for (const char* mod : modules) {
+        for (const LoraModule mod : modules) {
             if (lora) {
                 if (targeted(p, mod))
                     bytes += 4 * in;
@@ -107,28 +107,28 @@ double activationBytesPerTokenLayer(const Plan& p)
         return bytes + (shared ? a * in : 0);
     };
 
-    double attn = normBytes + linearInputs({"q_proj", "k_proj", "v_proj"}, h);
+    double attn = normBytes + linearInputs({kLoraQ, kLoraK, kLoraV}, h);
     // q, k after RoPE, v, the attention output (saved by SDPA) and its contiguous
     // copy (the o_proj input).
     attn += a * (2 * hq + 2 * hkv);
     // o_proj input (the contiguous attention output, already 16-bit): saved for
     // its weight grad, or as an fp32 copy by a LoRA adapter on o_proj.
-    attn += lora ? (targeted(p, "o_proj") ? 4 * hq : 0) : a * hq;
+    attn += lora ? (targeted(p, kLoraO) ? 4 * hq : 0) : a * hq;
     double mlp = normBytes;
     if (swiglu) {
-        mlp += linearInputs({"gate_proj", "up_proj"}, h);
+        mlp += linearInputs({kLoraGate, kLoraUp}, h);
         // gate (saved by SiLU), SiLU output and up (saved by the product),
         // product (down_proj input, only needed for down_proj's weight grad).
         mlp += ffnCopies * a * f * 3;
-        mlp += ffnCopies * (lora ? (targeted(p, "down_proj") ? 4 * f : 0) : a * f);
+        mlp += ffnCopies * (lora ? (targeted(p, kLoraDown) ? 4 * f : 0) : a * f);
     } else {
-        mlp += linearInputs({"up_proj"}, h);
+        mlp += linearInputs({kLoraUp}, h);
         // fc output; GPT-2's tanh GELU is a Python composition that saves three
         // more intermediates; BERT's erf GELU is one kernel.
         const bool gpt2Style = m.family == ModelFamily::Decoder && m.positional == Positional::Learned;
         const double geluSaved = gpt2Style ? 4 : 1;
         mlp += ffnCopies * a * f * geluSaved;
-        mlp += ffnCopies * (lora ? (targeted(p, "down_proj") ? 4 * f : 0) : a * f);
+        mlp += ffnCopies * (lora ? (targeted(p, kLoraDown) ? 4 * f : 0) : a * f);
     }
     if (m.biases)
         mlp += 2 * h; // dropout masks (1 byte each) after attention and MLP
@@ -176,17 +176,72 @@ double logitBytesPerElement(const Plan& p)
 
 } // namespace
 
+// std::to_chars with a precision prints as printf("%.*g") does in the C locale
+// ([charconv.to.chars]), without printf's format parsing.
 std::string fmt(double v, int precision)
 {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    const auto r = std::to_chars(buf, buf + sizeof buf - 1, v, std::chars_format::general, precision);
+    if (r.ec != std::errc()) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        return buf;
+    }
+    return std::string(buf, r.ptr);
+}
+
+namespace {
+
+/// printf("%.2f", v) written backwards from `end`; nullptr where it does not
+/// apply (not finite, beyond 1e16, no 64-bit long double). printf rounds the
+/// exact binary value to two decimals, ties to even; v x 100 is exact in an
+/// x87 / quad long double (53 + 5 significant bits), so rounding it to an
+/// integer in the default mode rounds as printf does, without printf.
+char* fixed2Backwards(double v, char* end)
+{
+    if constexpr (std::numeric_limits<long double>::digits >= 64) {
+        const long double scaled = static_cast<long double>(v) * 100;
+        if (!std::isfinite(v) || !(std::fabs(scaled) < 1e18L))
+            return nullptr;
+        const auto n = static_cast<std::uint64_t>(std::nearbyint(std::fabs(scaled)));
+        char* q = end;
+        std::uint64_t whole = n / 100;
+        const unsigned cents = unsigned(n % 100);
+        *--q = char('0' + cents % 10);
+        *--q = char('0' + cents / 10);
+        *--q = '.';
+        do {
+            *--q = char('0' + whole % 10);
+            whole /= 10;
+        } while (whole > 0);
+        if (std::signbit(v))
+            *--q = '-';
+        return q;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+// The estimate's hot path: a target miss names the memory in GiB.
+std::string fmtGiB(double bytes)
+{
+    const double v = units::bytesToGiB(bytes);
+    char buf[64];
+    char* end = buf + 32;
+    if (char* q = fixed2Backwards(v, end)) {
+        std::memcpy(end, " GiB", 4);
+        return std::string(q, end + 4);
+    }
+    std::snprintf(buf, sizeof buf, "%.2f GiB", v);
     return buf;
 }
 
-std::string fmtGiB(double bytes)
+std::string fixed2(double v)
 {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", units::bytesToGiB(bytes));
+    if (char* q = fixed2Backwards(v, buf + 32))
+        return std::string(q, buf + 32);
+    std::snprintf(buf, sizeof buf, "%.2f", v);
     return buf;
 }
 
@@ -194,11 +249,11 @@ double trainableParams(const Plan& p)
 {
     const ModelArch& m = *p.m;
     if (!m.isLanguageModel() || p.s->training.method == TrainMethod::Full)
-        return m.isLanguageModel() ? m.loadedParams() : m.vision.params;
+        return m.isLanguageModel() ? p.loadedParams : m.vision.params;
     const int r = p.s->training.loraRank;
     double n = 0;
     for (const auto& lin : p.linears)
-        if (targeted(p, lin.name))
+        if (lin.targeted)
             n += double(r) * double(lin.in + lin.out) * (m.moe.enabled() && lin.perLayer > 1 ? m.moe.experts + m.moe.shared : 1);
     return n * m.layers;
 }
@@ -215,9 +270,9 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const auto& t = s.training;
     MemoryBreakdown mem;
     const bool lora = t.method != TrainMethod::Full;
-    const double n = m.loadedParams(); // the MTP layers of a checkpoint are not loaded
+    const double n = p.loadedParams; // the MTP layers of a checkpoint are not loaded
     const double headParams = double(m.vocab) * m.hidden;
-    const double embParams = m.embeddingParams();
+    const double embParams = p.embeddingParams;
     const double layerParams = (n - embParams - (m.tiedEmbeddings ? 0 : headParams)) / std::max(1, m.layers);
     const int layers = (m.layers + p.pp - 1) / p.pp;
     const double layerShare = double(layers) / std::max(1, m.layers);
@@ -339,7 +394,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
         double largest = 0;
         if (lora) {
             for (const auto& lin : p.linears)
-                if (targeted(p, lin.name))
+                if (lin.targeted)
                     largest = std::max(largest, double(p.s->training.loraRank) * double(std::max(lin.in, lin.out)));
         } else {
             for (const auto& lin : p.linears)
@@ -543,9 +598,9 @@ MemoryBreakdown inferenceMemory(Plan& p)
                    std::to_string(inf.batch);
         });
     } else {
-        const double n = m.loadedParams(); // the MTP layers of a checkpoint are not loaded
+        const double n = p.loadedParams; // the MTP layers of a checkpoint are not loaded
         // Quantized formats keep the embeddings (and an untied head) in 16-bit.
-        const double emb = m.embeddingParams() * (m.tiedEmbeddings ? 1 : 2);
+        const double emb = p.embeddingParams * (m.tiedEmbeddings ? 1 : 2);
         const double w = inf.checkpointWeights ? m.loadedCheckpointBytes()
                          : wbytes < 2          ? (n - emb) * wbytes + emb * 2
                                                : n * wbytes;

@@ -45,7 +45,7 @@ double gemmCeiling(const Calibration& c, DType t)
 
 /// The GPU's architecture family's scales on the Hopper-fitted rates (all 1
 /// for Hopper and for a family without published rows; calibration.h).
-const FamilyConstants& family(const Plan& p) { return p.cal->family(*p.gpu); }
+const FamilyConstants& family(const Plan& p) { return *p.family; }
 
 /// An efficiency times its family scale, capped at the whole peak.
 double scaled(double eff, double scale) { return std::min(1.0, eff * scale); }
@@ -89,9 +89,9 @@ int smMajor(const Gpu& g)
 double attnEff(const Plan& p)
 {
     const double scale = computeScale(p, p.compute);
-    if (p.gpu->vendor != "NVIDIA")
+    if (!p.nvidia)
         return scaled(p.cal->attnEffNonNvidia, scale); // ROCm CK / Gaudi / XLA flash kernels: the family's rows
-    const int sm = smMajor(*p.gpu);
+    const int sm = p.sm;
     return scaled(sm == 9 || sm == 10 ? p.cal->attnEffHopperBlackwell : p.cal->attnEffNvidia, scale);
 }
 
@@ -100,7 +100,7 @@ double attnEff(const Plan& p)
 /// reach a larger share of the peak than the FA2-class fwd + bwd of training.
 double attnFwdEff(const Plan& p)
 {
-    const int sm = p.gpu->vendor == "NVIDIA" ? smMajor(*p.gpu) : 0;
+    const int sm = p.sm; // 0 off NVIDIA
     return sm == 9 || sm == 10 ? scaled(p.cal->attnFwdEffHopperBlackwell, computeScale(p, p.compute)) : attnEff(p);
 }
 
@@ -120,7 +120,7 @@ bool attnFp32(const Plan& p) { return p.compute == DType::FP32 || p.compute == D
 double attnEffUsed(const Plan& p, bool forwardOnly)
 {
     if (attnFp32(p))
-        return scaled(p.gpu->vendor == "NVIDIA" ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia, computeScale(p, DType::FP32));
+        return scaled(p.nvidia ? p.cal->attnEffNvidia : p.cal->attnEffNonNvidia, computeScale(p, DType::FP32));
     return forwardOnly ? attnFwdEff(p) : attnEff(p);
 }
 
@@ -138,7 +138,7 @@ double shapeFactor(const Calibration& c, double x) { return x / (x + c.gemmShape
 double gemmEff(const Plan& p, DType t, double m, double n, double k)
 {
     const Calibration& c = *p.cal;
-    const double ref = std::pow(shapeFactor(c, 8192), 3);
+    const double ref = p.gemmRef;
     const double ceiling = scaled(gemmCeiling(c, t), computeScale(p, t));
     return ceiling * shapeFactor(c, std::max(m, 1.0)) * shapeFactor(c, std::max(n, 1.0)) *
            shapeFactor(c, std::max(k, 1.0)) / ref;
@@ -294,17 +294,7 @@ double qloraBaseParams(const Plan& p)
 {
     const ModelArch& m = *p.m;
     const double head = m.tiedEmbeddings ? 0 : double(m.vocab) * m.hidden;
-    return (m.loadedParams() - m.embeddingParams() - head) / (p.tp * p.pp);
-}
-
-/// GPUs that share the fast scale-up domain (NVLink/xGMI/ICI island).
-int nodeSize(const Gpu& g)
-{
-    if (g.interconnect.find("72") != std::string::npos)
-        return 72; // NVL72 racks
-    if (g.isTpu())
-        return 256;
-    return 8;
+    return (p.loadedParams - p.embeddingParams - head) / (p.tp * p.pp);
 }
 
 /// Intra-node link bandwidth per GPU per direction (bytes/s) for a group of
@@ -316,7 +306,7 @@ double intraNodeBandwidth(const Plan& p, int groupSize)
     // Collectives run at the bus bandwidth NCCL reaches on the link (nvlink_bus_eff,
     // pcie_eff), scaled by the family's collective efficiency.
     const double scale = family(p).collective;
-    if (g.interconnectGbps > 0 && (groupSize <= 2 || g.interconnect.find("bridge") == std::string::npos))
+    if (g.interconnectGbps > 0 && (groupSize <= 2 || !p.bridged))
         return g.interconnectGbps / 2 * 1e9 * scaled(p.cal->nvlinkBusEff, scale);
     return g.pcieGbps() * 1e9 * scaled(p.cal->pcieEff, scale);
 }
@@ -330,7 +320,7 @@ double scatterSeconds(const Plan& p, double bytes, int n)
 {
     if (n <= 1)
         return 0;
-    const int g = std::min(n, nodeSize(*p.gpu));
+    const int g = std::min(n, p.nodeSize);
     const int nodes = (n + g - 1) / g;
     double t = bytes * (g - 1) / g / intraNodeBandwidth(p, g);
     if (nodes > 1)
@@ -355,7 +345,7 @@ double stageSendSeconds(const Plan& p, double bytes)
 {
     if (p.pp <= 1)
         return 0;
-    const bool crossNode = p.tp * p.pp > nodeSize(*p.gpu);
+    const bool crossNode = p.tp * p.pp > p.nodeSize;
     return bytes / (crossNode ? networkBandwidth(p) : intraNodeBandwidth(p, 2)) + allReduceLatency(p, 2);
 }
 
@@ -391,7 +381,7 @@ TrainingResult trainingPerformance(Plan& p)
         double adapterFlops = 0;
         if (lora) {
             for (const auto& lin : p.linears)
-                if (std::find(t.loraTargets.begin(), t.loraTargets.end(), lin.name) != t.loraTargets.end())
+                if (lin.targeted)
                     adapterFlops += 6.0 * tokens * t.loraRank * double(lin.in + lin.out) * lin.perLayer * m.layers;
             // peft keeps the adapters in fp32 over a 16-bit base: without autocast
             // their skinny GEMMs run in fp32 on CUDA cores (matmul TF32 is off by
@@ -448,7 +438,7 @@ TrainingResult trainingPerformance(Plan& p)
                                    fmt(geluElemBytes) + " B x ffn width x tokens x layers / bandwidth");
             });
         modelFlops = modelTrainFlops(p, bwdFactor, adapterFlops);
-        p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
+        p.term("time.gemm", recompute ? "Matmuls (fwd + bwd + recompute)" : "Matmuls (fwd + bwd)", gemm * 1e3, "ms",
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
@@ -507,8 +497,8 @@ TrainingResult trainingPerformance(Plan& p)
         // The data-parallel group leaves the node once the job is wider than it
         // (tensor parallelism fills the node first): its collectives then cross
         // the network, one NIC per GPU.
-        const bool crossNode = p.count > nodeSize(*p.gpu);
-        const int dpInNode = std::max(1, std::min(p.dp, nodeSize(*p.gpu) / std::max(1, p.tp * p.pp)));
+        const bool crossNode = p.count > p.nodeSize;
+        const int dpInNode = std::max(1, std::min(p.dp, p.nodeSize / std::max(1, p.tp * p.pp)));
         const bool lora = t.method != TrainMethod::Full;
         const double gradBytes = trainable * (lora ? 4 : std::min(p.gradBytes, 4.0)) / (p.tp * p.pp);
         auto collective = [&](double bytes, int n) {
@@ -531,7 +521,7 @@ TrainingResult trainingPerformance(Plan& p)
         auto replicaAllReduce = [&](double bytes) {
             if (groups <= 1)
                 return 0.0;
-            const bool sameNode = p.shard * p.tp * p.pp * groups <= nodeSize(*p.gpu);
+            const bool sameNode = p.shard * p.tp * p.pp * groups <= p.nodeSize;
             return 2 * bytes * (groups - 1) / groups / (sameNode ? intraNodeBandwidth(p, groups) : networkBandwidth(p));
         };
         double coll = 0;
@@ -540,9 +530,9 @@ TrainingResult trainingPerformance(Plan& p)
             // FSDP: every micro-batch all-gathers the 16-bit parameters (a LoRA base
             // too, in its stored format) for forward and again for backward, and
             // reduce-scatters the gradients; prefetch overlaps it with compute.
-            double paramBytes = m.isLanguageModel() ? m.loadedParams() * 2 / (p.tp * p.pp) : m.vision.params * 2;
+            double paramBytes = m.isLanguageModel() ? p.loadedParams * 2 / (p.tp * p.pp) : m.vision.params * 2;
             if (lora && m.isLanguageModel() && t.method == TrainMethod::Qlora)
-                paramBytes = qloraBaseParams(p) * kNf4BytesPerParam + m.embeddingParams() * 2 / (p.tp * p.pp);
+                paramBytes = qloraBaseParams(p) * kNf4BytesPerParam + p.embeddingParams * 2 / (p.tp * p.pp);
             coll = accum * (2 * collective(paramBytes, p.shard) + collective(gradBytes, p.shard) +
                             replicaAllReduce(gradBytes / p.shard));
             hidden = c.fsdpOverlap * micro * accum;
@@ -733,19 +723,20 @@ InferenceResult inferencePerformance(Plan& p)
                                   : p.inferPrecision == InferPrecision::INT4 ? 0.5 + 4.0 / 128
                                   : p.inferPrecision == InferPrecision::FP4  ? 0.5 + 1.0 / 16 // NVFP4: 4.5 bits
                                                                              : 2;
-    double weightParams = m.loadedParams() - m.embeddingParams() + (m.tiedEmbeddings ? m.embeddingParams() : 0);
+    double weightParams = p.loadedParams - p.embeddingParams + (m.tiedEmbeddings ? p.embeddingParams : 0);
     std::string moeNote;
     if (m.moe.enabled()) {
         // Distinct experts touched per layer by `batch` tokens choosing `active` of `experts`.
         const double e = m.moe.experts;
         const double touched = e * (1 - std::pow(1 - double(m.moe.active) / e, inf.batch));
         const double expertParams = m.routedExpertParams() / std::max(1.0, e);
-        weightParams = m.activeParams() - m.embeddingParams() + (touched - m.moe.active) * expertParams;
+        weightParams = m.activeParams() - p.embeddingParams + (touched - m.moe.active) * expertParams;
         moeNote = ", " + fmt(touched, 3) + " of " + std::to_string(m.moe.experts) + " experts touched per layer";
     }
     const double ctxMean = inf.promptTokens + inf.outputTokens / 2.0;
     // precision "checkpoint": the checkpoint's bytes per loaded parameter, on average.
-    const double ckptBytesPerParam = m.loadedCheckpointBytes() / std::max(1.0, m.loadedParams());
+    const double ckptBytesPerParam =
+        inf.checkpointWeights ? m.loadedCheckpointBytes() / std::max(1.0, p.loadedParams) : 0;
     const double weightBytes = weightParams * (inf.checkpointWeights ? ckptBytesPerParam : wBytesPerParam) / (p.tp * p.pp);
     // Windowed layers read their window, linear layers their state.
     const double kvBytes = double(inf.batch) * m.kvBytesPerSequence(ctxMean, p.kvBytes) / (p.tp * p.pp);
