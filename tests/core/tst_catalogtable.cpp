@@ -1,8 +1,11 @@
-// The built-in catalog is read from resources/catalog/gpu-catalog.json at
-// build time (gp_catalog_table, core/hardware/catalogtable.cpp) and compiled in
-// as C++ entries, so no program parses the JSON when it starts (issue #19).
-// These entries must be exactly what Catalog::fromJsonText reads from the same
-// JSON: every field of every GPU, in the same order.
+// The built-in catalog and calibration table are read from their JSON
+// (resources/catalog/gpu-catalog.json, resources/calibration/builtin-calibration.json)
+// at build time (gp_catalog_table, gp_calibration_table) and compiled in as C++
+// entries, so no program parses the JSON when it starts (issue #19). Those
+// entries must be exactly what the readers make of the same JSON: every field
+// of every GPU and constant, in the same order.
+#include "core/calibration/calibration.h"
+#include "core/calibration/calibrationio.h"
 #include "core/hardware/catalog.h"
 #include "core/hardware/catalogio.h"
 
@@ -69,6 +72,51 @@ private slots:
         QVERIFY(t4);
         QCOMPARE(t4->fp32Tflops, 8.1);
         QCOMPARE(t4->pricePerHour.spot.value_or(0), 0.14);
+    }
+
+    void builtinCalibrationMatchesTheJson()
+    {
+        const gp::Calibration parsed = gp::detail::parseBuiltinCalibration();
+        const gp::Calibration& table = gp::builtinCalibration();
+        QCOMPARE(table.entries.size(), parsed.entries.size());
+        QCOMPARE(int(table.entries.size()), gp::calibrationConstantCount());
+        for (std::size_t i = 0; i < parsed.entries.size(); ++i) {
+            const gp::CalibrationEntry& a = table.entries[i];
+            const gp::CalibrationEntry& b = parsed.entries[i];
+            QCOMPARE(a.id, b.id);
+            QCOMPARE(a.value, b.value);
+            QCOMPARE(a.unit, b.unit);
+            QCOMPARE(a.min, b.min);
+            QCOMPARE(a.max, b.max);
+            QCOMPARE(a.kind, b.kind);
+            QCOMPARE(a.fittedOn, b.fittedOn);
+            QCOMPARE(a.form, b.form);
+            // The member behind the entry holds the same value: a copy that
+            // sets it from the entry reads back every constant (set() writes
+            // the member from the id; a wrong slot would leave another one).
+            gp::Calibration probe = table;
+            QVERIFY(probe.set(a.id, a.value + 1));
+            QCOMPARE(probe.find(a.id)->value, a.value + 1);
+        }
+        QVERIFY(table.warnings.empty());
+        QVERIFY(table.source.empty());
+        // Every member: the constants, from the first (gemmEffFp32) through the
+        // families, are doubles side by side; their bytes are the parse's.
+        const auto members = [](const gp::Calibration& c) {
+            const char* first = reinterpret_cast<const char*>(&c.gemmEffFp32);
+            const char* end = reinterpret_cast<const char*>(&c.families) + sizeof c.families;
+            return std::string(first, end);
+        };
+        QVERIFY(members(table) == members(parsed));
+        QCOMPARE(table.gemmEffFp32, parsed.gemmEffFp32);
+        QCOMPARE(table.nvlinkBusEff, parsed.nvlinkBusEff);
+        for (std::size_t f = 0; f < table.families.size(); ++f) {
+            QCOMPARE(table.families[f].gemm16, parsed.families[f].gemm16);
+            QCOMPARE(table.families[f].gemm8, parsed.families[f].gemm8);
+            QCOMPARE(table.families[f].bandwidth, parsed.families[f].bandwidth);
+            QCOMPARE(table.families[f].collective, parsed.families[f].collective);
+            QCOMPARE(table.families[f].uncertaintyThroughput, parsed.families[f].uncertaintyThroughput);
+        }
     }
 };
 
