@@ -76,7 +76,7 @@ struct Plan {
     bool training = true;
     bool optimized = false;
     bool serving = false;   // runtime "serving" on a language model: paged KV, chunked prefill, continuous batching
-    double admitted = 0;    // serving: sequences whose KV fits the engine's memory_fraction at once (memorymodel sets it)
+    double admitted = 0;    // serving: sequences whose KV fits the engine's memory_fraction at once (inferencememory sets it)
 
     // Training formats
     TrainPrecision precision = TrainPrecision::AmpBF16;
@@ -147,8 +147,11 @@ double trainableParams(const Plan& p);
 double activationBytesPerTokenLayer(const Plan& p);
 
 /// Inference: bytes alive per prompt token at the prefill peak (one layer's
-/// live tensors, the whole batch in one pass; see memorymodel.cpp).
+/// live tensors, the whole batch in one pass; see inferencememory.cpp).
 double prefillLiveBytesPerToken(const Plan& p);
+
+/// CUDA context + runtime modules (a fixed per-process reservation).
+double contextBytes(const Plan& p);
 
 MemoryBreakdown trainingMemory(Plan& p);
 MemoryBreakdown inferenceMemory(Plan& p);
@@ -157,7 +160,7 @@ MemoryBreakdown inferenceMemory(Plan& p);
 TrainingResult trainingPerformance(Plan& p);
 InferenceResult inferencePerformance(Plan& p);
 
-/// Relative 1-sigma uncertainty from the calibration residuals (see perfmodel.cpp).
+/// Relative 1-sigma uncertainty from the calibration residuals (see estimate.cpp).
 Uncertainty uncertaintyFor(const Plan& p);
 
 std::string fmt(double v, int precision = 3);   // "%.*g"

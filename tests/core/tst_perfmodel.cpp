@@ -1,5 +1,5 @@
 // Performance-model terms added for the round-2 and round-3 measurements
-// (core/estimate/perfmodel.cpp, core/estimate/visionperf.cpp): QLoRA's NF4 dequantization,
+// (core/estimate/perfrates.cpp, perfmodel.cpp, inferenceperf.cpp, visionperf.cpp): QLoRA's NF4 dequantization,
 // attention efficiency by tensor-core generation, forward-only (prefill)
 // attention on Hopper, the eager MoE expert loop, host launches that overlap the
 // GPU's work, ViT as a transformer over its patch tokens, fp32 attention.
