@@ -32,14 +32,21 @@ namespace {
 /// apply (not finite, beyond 1e16, no 64-bit long double). printf rounds the
 /// exact binary value to two decimals, ties to even; v x 100 is exact in an
 /// x87 / quad long double (53 + 5 significant bits), so rounding it to an
-/// integer in the default mode rounds as printf does, without printf.
+/// integer, half to even, rounds as printf does (in the default rounding mode).
 char* fixed2Backwards(double v, char* end)
 {
     if constexpr (std::numeric_limits<long double>::digits >= 64) {
-        const long double scaled = static_cast<long double>(v) * 100;
-        if (!std::isfinite(v) || !(std::fabs(scaled) < 1e18L))
+        if (!std::isfinite(v))
             return nullptr;
-        const auto n = static_cast<std::uint64_t>(std::nearbyint(std::fabs(scaled)));
+        const long double scaled = std::fabs(static_cast<long double>(v) * 100); // exact
+        if (!(scaled < 1e18L))
+            return nullptr;
+        // Round half to even by hand (nearbyintl is a slow library call): the
+        // integer part and the fraction are both exact.
+        auto n = static_cast<std::uint64_t>(scaled);
+        const long double fraction = scaled - static_cast<long double>(n);
+        if (fraction > 0.5L || (fraction == 0.5L && (n & 1) != 0))
+            ++n;
         char* q = end;
         std::uint64_t whole = n / 100;
         const unsigned cents = unsigned(n % 100);
