@@ -98,9 +98,10 @@ int main(int argc, char** argv)
         }
         o << "    return c;\n}\n\n} // namespace\n\n"
              "const Calibration& builtinCalibration()\n{\n"
-             "    // Built once, on first use; thread-safe by the magic-statics rule.\n"
-             "    static const Calibration calibration = builtinTable();\n"
-             "    return calibration;\n}\n\n} // namespace gp\n";
+             "    // Built once, on first use (thread-safe by the magic-statics rule), and\n"
+             "    // never destroyed: a program's exit need not free its entries one by one.\n"
+             "    static const Calibration* calibration = new Calibration(builtinTable());\n"
+             "    return *calibration;\n}\n\n} // namespace gp\n";
         std::ofstream out(argv[1], std::ios::binary);
         out << o.str();
         out.close();
