@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <sstream>
 
@@ -32,18 +33,25 @@ std::string gpusTable(const Catalog& cat)
                   "BF16 TF", "FP8 TF", "TDP W", "$/h", "buy $", "prices seen");
     out << line;
     for (const auto& g : cat.gpus()) {
-        auto n = [](double v, const char* f) {
+        // printf("%.<decimals>f") by std::to_chars, which prints what printf
+        // prints in the C locale ([charconv.to.chars]) at a fraction of its cost
+        // (issue #19: this table is most of `gpus`' own time).
+        auto n = [](double v, int decimals) {
             char b[32];
             if (v <= 0)
                 return std::string("-");
-            std::snprintf(b, sizeof b, f, v);
-            return std::string(b);
+            const auto r = std::to_chars(b, b + sizeof b - 1, v, std::chars_format::fixed, decimals);
+            if (r.ec != std::errc()) { // over 30 digits: what snprintf keeps of it
+                std::snprintf(b, sizeof b, "%.*f", decimals, v);
+                return std::string(b);
+            }
+            return std::string(b, r.ptr);
         };
         std::snprintf(line, sizeof line, "%-30s %-22s %7s %8s %8s %8s %6s %8s %9s %-16s%s\n", g.id.c_str(),
-                      std::string(tierName(g.tier)).c_str(), n(g.memoryGb, "%.0f").c_str(),
-                      n(g.bandwidthGbps, "%.0f").c_str(), n(g.bf16Tflops, "%.1f").c_str(),
-                      n(g.fp8Tflops, "%.1f").c_str(), n(g.tdpW, "%.0f").c_str(),
-                      n(g.pricePerHour.typical, "%.2f").c_str(), n(g.purchaseUsd, "%.0f").c_str(),
+                      std::string(tierName(g.tier)).c_str(), n(g.memoryGb, 0).c_str(),
+                      n(g.bandwidthGbps, 0).c_str(), n(g.bf16Tflops, 1).c_str(),
+                      n(g.fp8Tflops, 1).c_str(), n(g.tdpW, 0).c_str(),
+                      n(g.pricePerHour.typical, 2).c_str(), n(g.purchaseUsd, 0).c_str(),
                       g.pricePerHour.seen.c_str(), g.userDefined ? "  (user)" : "");
         out << line;
     }

@@ -1,4 +1,5 @@
 #include "core/calibration/calibration.h"
+#include "core/calibration/calibrationio.h"
 
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
@@ -13,6 +14,7 @@
 #include <iterator>
 #include <map>
 #include <string_view>
+#include <utility>
 
 namespace gp {
 
@@ -427,12 +429,23 @@ const char* archFamilyLabel(ArchFamily f)
     return "other (Volta, Turing, CDNA 2)";
 }
 
-const Calibration& builtinCalibration()
+std::string_view detail::builtinCalibrationJson()
 {
-    // Parsed once, on first use; thread-safe by the magic-statics rule.
-    static const Calibration calibration =
-        parse(std::string_view(kEmbeddedCalibrationJson, kEmbeddedCalibrationJsonSize), nullptr);
-    return calibration;
+    return {kEmbeddedCalibrationJson, kEmbeddedCalibrationJsonSize};
+}
+
+Calibration detail::parseBuiltinCalibration() { return parse(builtinCalibrationJson(), nullptr); }
+
+int detail::calibrationSlot(std::string_view id)
+{
+    const Slot* f = findField(id);
+    return f ? int(f - slots().data()) : -1;
+}
+
+void detail::addCalibrationEntry(Calibration& c, int slot, CalibrationEntry e)
+{
+    slots()[std::size_t(slot)].in(c) = e.value;
+    c.entries.push_back(std::move(e));
 }
 
 Calibration loadCalibration(const std::string& jsonText) { return parse(jsonText, &builtinCalibration()); }

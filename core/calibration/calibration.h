@@ -155,7 +155,7 @@ struct Calibration {
     double uncertaintyWidenThroughputOptimizedTraining = 0;
     // Round-2 performance terms (perfmodel.cpp)
     double attnFwdEffHopperBlackwell = 0;
-    // Serving engines (runtime "serving": memorymodel.cpp, perfmodel.cpp)
+    // Serving engines (runtime "serving": inferencememory.cpp, inferenceperf.cpp)
     double servingChunkTokens = 0;
     double servingKvBlockTokens = 0;
     double servingEngineMib = 0;

@@ -39,9 +39,15 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
     p.s = &s;
     p.gpu = &gpu;
     p.m = &s.model;
-    if (s.model.isLanguageModel())
-        p.linears = s.model.layerLinears();
     p.training = s.mode == Mode::Training;
+    if (s.model.isLanguageModel()) {
+        p.linears = layerLinears(s.model);
+        p.loadedParams = s.model.loadedParams();
+        p.embeddingParams = s.model.embeddingParams();
+        if (p.training && s.training.method != TrainMethod::Full)
+            markLoraTargets(p, s.training.loraTargets);
+    }
+    setGpuTraits(p, gpu);
     // A serving engine decodes in CUDA graphs with fused kernels, like `optimized`;
     // what it adds (paged KV, chunked prefill, continuous batching) is for
     // language models: a vision model under `serving` runs as `optimized`.
@@ -192,7 +198,7 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
     if (gpu.isTpu())
         p.notes.push_back("TPU: estimated with the same roofline model (JAX/XLA, no CUDA context); calibration runs were "
                           "on NVIDIA GPUs, so the uncertainty is larger.");
-    else if (gpu.vendor == "AMD")
+    else if (p.amd)
         p.notes.push_back("AMD Instinct: ROCm kernels reach a lower share of peak than CUDA on many shapes; uncertainty "
                           "is larger than for NVIDIA parts.");
     else if (gpu.vendor == "Intel")
@@ -211,16 +217,14 @@ Uncertainty uncertaintyFor(const Plan& p)
     if (!p.m->isLanguageModel())
         thr = c.uncertaintyThroughputVision;
     auto widen = [](double base, double extra) { return std::sqrt(base * base + extra * extra); };
-    const Gpu& g = *p.gpu;
     // Throughput by distance from measurement: the family the project measured
     // (Hopper) keeps its leave-one-out band; a family with published rows gets
     // the leave-one-out residuals of those rows; a family without any, the wide
     // band uncertainty_unmeasured_family (the estimate's notes say so).
-    if (archFamily(g) != ArchFamily::Hopper) {
-        const double published = c.family(g).uncertaintyThroughput;
+    if (p.arch != ArchFamily::Hopper) {
+        const double published = p.family->uncertaintyThroughput;
         thr = published > 0 ? published : c.uncertaintyUnmeasuredFamily;
-        const bool nvidia = g.vendor == "NVIDIA";
-        mem = widen(mem, nvidia ? c.uncertaintyWidenMemoryOtherNvidia : c.uncertaintyWidenMemoryNonNvidia);
+        mem = widen(mem, p.nvidia ? c.uncertaintyWidenMemoryOtherNvidia : c.uncertaintyWidenMemoryNonNvidia);
     }
     if (p.m->approximate) {
         thr = widen(thr, c.uncertaintyWidenThroughputApproximate);
@@ -411,9 +415,8 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     }
     e.meetsTargets = e.targetMisses.empty();
     e.uncertainty = detail::uncertaintyFor(plan);
-    if (const ArchFamily fam = archFamily(gpu);
-        fam != ArchFamily::Hopper && !(plan.cal->family(gpu).uncertaintyThroughput > 0))
-        plan.notes.push_back(std::string("No published results for ") + archFamilyLabel(fam) +
+    if (plan.arch != ArchFamily::Hopper && !(plan.family->uncertaintyThroughput > 0))
+        plan.notes.push_back(std::string("No published results for ") + archFamilyLabel(plan.arch) +
                              " GPUs were fitted: the speed applies the Hopper-fitted efficiencies to this datasheet, "
                              "so the throughput band is wide (+-" +
                              detail::fmt(plan.cal->uncertaintyUnmeasuredFamily * 100, 2) + "% at 1 sigma).");

@@ -7,13 +7,15 @@
 // (pure fp16) formula misses. The result was checked against the H100 runs in
 // tests/data/calibration (TinyLlama: 54.5 bytes/(token·hidden) counted vs
 // ~53 measured per layer).
+//
+// This file: training (activations saved for backward, the model states under
+// ZeRO, pipeline stages); inference is in inferencememory.cpp.
 #include "core/estimate/sizing.h"
 
 #include "core/base/units.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace gp::detail {
 
@@ -42,29 +44,25 @@ constexpr double kLossChunks = 8;
 constexpr double kLogitBytesChunkedEager = 2 + 4 + 4 / kLossChunks;
 constexpr double kLogitBytesChunkedCompiled = 2 + 4 / kLossChunks;
 
-/// CUDA context + runtime modules (a fixed per-process reservation).
-double contextBytes(const Plan& p)
-{
-    const Gpu& g = *p.gpu;
-    if (g.vendor == "NVIDIA")
-        return p.cal->contextCudaMib * kMiB;
-    if (g.vendor == "AMD")
-        return p.cal->contextRocmMib * kMiB;
-    return p.cal->contextOtherMib * kMiB;
-}
-
 bool isLoraLike(const Plan& p)
 {
     return p.s->training.method != TrainMethod::Full;
 }
 
-bool targeted(const Plan& p, const std::string& module)
-{
-    const auto& t = p.s->training.loraTargets;
-    return std::find(t.begin(), t.end(), module) != t.end();
-}
+/// training.lora_targets names the module (LoraModule bits, read once by makePlan).
+bool targeted(const Plan& p, LoraModule module) { return (p.loraModules & module) != 0; }
 
 } // namespace
+
+/// CUDA context + runtime modules (a fixed per-process reservation).
+double contextBytes(const Plan& p)
+{
+    if (p.nvidia)
+        return p.cal->contextCudaMib * kMiB;
+    if (p.amd)
+        return p.cal->contextRocmMib * kMiB;
+    return p.cal->contextOtherMib * kMiB;
+}
 
 double activationBytesPerTokenLayer(const Plan& p)
 {
@@ -91,10 +89,10 @@ double activationBytesPerTokenLayer(const Plan& p)
     // autocast the norm output itself is saved once for all consumers. Frozen
     // (LoRA) linears save nothing; their adapters save an fp32 copy (peft keeps
     // adapters in fp32 and casts the input).
-    auto linearInputs = [&](std::initializer_list<const char*> modules, double in) {
+    auto linearInputs = [&](std::initializer_list<LoraModule> modules, double in) {
         double bytes = 0;
         bool shared = false;
-        for (const char* mod : modules) {
+        for (const LoraModule mod : modules) {
             if (lora) {
                 if (targeted(p, mod))
                     bytes += 4 * in;
@@ -107,28 +105,28 @@ double activationBytesPerTokenLayer(const Plan& p)
         return bytes + (shared ? a * in : 0);
     };
 
-    double attn = normBytes + linearInputs({"q_proj", "k_proj", "v_proj"}, h);
+    double attn = normBytes + linearInputs({kLoraQ, kLoraK, kLoraV}, h);
     // q, k after RoPE, v, the attention output (saved by SDPA) and its contiguous
     // copy (the o_proj input).
     attn += a * (2 * hq + 2 * hkv);
     // o_proj input (the contiguous attention output, already 16-bit): saved for
     // its weight grad, or as an fp32 copy by a LoRA adapter on o_proj.
-    attn += lora ? (targeted(p, "o_proj") ? 4 * hq : 0) : a * hq;
+    attn += lora ? (targeted(p, kLoraO) ? 4 * hq : 0) : a * hq;
     double mlp = normBytes;
     if (swiglu) {
-        mlp += linearInputs({"gate_proj", "up_proj"}, h);
+        mlp += linearInputs({kLoraGate, kLoraUp}, h);
         // gate (saved by SiLU), SiLU output and up (saved by the product),
         // product (down_proj input, only needed for down_proj's weight grad).
         mlp += ffnCopies * a * f * 3;
-        mlp += ffnCopies * (lora ? (targeted(p, "down_proj") ? 4 * f : 0) : a * f);
+        mlp += ffnCopies * (lora ? (targeted(p, kLoraDown) ? 4 * f : 0) : a * f);
     } else {
-        mlp += linearInputs({"up_proj"}, h);
+        mlp += linearInputs({kLoraUp}, h);
         // fc output; GPT-2's tanh GELU is a Python composition that saves three
         // more intermediates; BERT's erf GELU is one kernel.
         const bool gpt2Style = m.family == ModelFamily::Decoder && m.positional == Positional::Learned;
         const double geluSaved = gpt2Style ? 4 : 1;
         mlp += ffnCopies * a * f * geluSaved;
-        mlp += ffnCopies * (lora ? (targeted(p, "down_proj") ? 4 * f : 0) : a * f);
+        mlp += ffnCopies * (lora ? (targeted(p, kLoraDown) ? 4 * f : 0) : a * f);
     }
     if (m.biases)
         mlp += 2 * h; // dropout masks (1 byte each) after attention and MLP
@@ -140,27 +138,6 @@ double activationBytesPerTokenLayer(const Plan& p)
     if (p.optimized)
         total *= p.cal->activationOptimizedFactor; // Inductor's min-cut recomputes elementwise ops
     return total;
-}
-
-double prefillLiveBytesPerToken(const Plan& p)
-{
-    const ModelArch& m = *p.m;
-    const double h = m.hidden;
-    const double hq = double(m.heads) * m.headDim;
-    const double hkv = m.mlaKvLoraRank > 0 ? hq : double(m.kvHeads) * m.headDim;
-    double f = double(m.ffnHidden);
-    if (m.moe.enabled())
-        f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
-    // At the MLP's product, under no_grad, these are still referenced: the layer
-    // input, the residual after attention and the normed MLP input (full width on
-    // every tensor-parallel rank); the fused QKV output (kept by the q/k/v views)
-    // and the attention output; the fused gate/up output, the activation and the
-    // product (SwiGLU: 2f + f + f; a plain MLP: the up output and its activation).
-    // Flash attention materializes no scores. Checked on the H100/H200 decoder
-    // runs: 159744 B/token counted for Llama 3 8B vs 159750 measured.
-    const double replicated = 3 * h;
-    const double sharded = (hq + 2 * hkv) + hq + (m.ffn == FfnKind::SwiGLU ? 4 * f : 2 * f);
-    return p.actBytes * (replicated + sharded / p.tp);
 }
 
 namespace {
@@ -176,29 +153,15 @@ double logitBytesPerElement(const Plan& p)
 
 } // namespace
 
-std::string fmt(double v, int precision)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    return buf;
-}
-
-std::string fmtGiB(double bytes)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", units::bytesToGiB(bytes));
-    return buf;
-}
-
 double trainableParams(const Plan& p)
 {
     const ModelArch& m = *p.m;
     if (!m.isLanguageModel() || p.s->training.method == TrainMethod::Full)
-        return m.isLanguageModel() ? m.loadedParams() : m.vision.params;
+        return m.isLanguageModel() ? p.loadedParams : m.vision.params;
     const int r = p.s->training.loraRank;
     double n = 0;
     for (const auto& lin : p.linears)
-        if (targeted(p, lin.name))
+        if (lin.targeted)
             n += double(r) * double(lin.in + lin.out) * (m.moe.enabled() && lin.perLayer > 1 ? m.moe.experts + m.moe.shared : 1);
     return n * m.layers;
 }
@@ -215,9 +178,9 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     const auto& t = s.training;
     MemoryBreakdown mem;
     const bool lora = t.method != TrainMethod::Full;
-    const double n = m.loadedParams(); // the MTP layers of a checkpoint are not loaded
+    const double n = p.loadedParams; // the MTP layers of a checkpoint are not loaded
     const double headParams = double(m.vocab) * m.hidden;
-    const double embParams = m.embeddingParams();
+    const double embParams = p.embeddingParams;
     const double layerParams = (n - embParams - (m.tiedEmbeddings ? 0 : headParams)) / std::max(1, m.layers);
     const int layers = (m.layers + p.pp - 1) / p.pp;
     const double layerShare = double(layers) / std::max(1, m.layers);
@@ -339,7 +302,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
         double largest = 0;
         if (lora) {
             for (const auto& lin : p.linears)
-                if (targeted(p, lin.name))
+                if (lin.targeted)
                     largest = std::max(largest, double(p.s->training.loraRank) * double(std::max(lin.in, lin.out)));
         } else {
             for (const auto& lin : p.linears)
@@ -510,160 +473,6 @@ MemoryBreakdown trainingMemory(Plan& p)
                (s.training.checkpointing == Checkpointing::Full
                     ? " (+" + fmt(c.allocatorSlackCheckpoint * 100) + "% of activations: recompute churn)"
                     : std::string())); });
-    return mem;
-}
-
-MemoryBreakdown inferenceMemory(Plan& p)
-{
-    const Scenario& s = *p.s;
-    const ModelArch& m = *p.m;
-    const auto& inf = s.inference;
-    MemoryBreakdown mem;
-    const double shard = double(p.tp) * p.pp;
-    const double wbytes = [&] {
-        switch (p.inferPrecision) {
-        case InferPrecision::FP32: return 4.0;
-        case InferPrecision::FP16:
-        case InferPrecision::BF16: return 2.0;
-        case InferPrecision::FP8: return 1.0;
-        case InferPrecision::INT8: return 1.0 + 2.0 / 128; // per-channel/group fp16 scales
-        case InferPrecision::INT4: return 0.5 + 4.0 / 128; // group 128: fp16 scale + zero
-        case InferPrecision::FP4: return 0.5 + 1.0 / 16;   // NVFP4: E2M1 + one FP8 scale per 16 values = 4.5 bits
-        }
-        return 2.0;
-    }();
-    if (!m.isLanguageModel()) {
-        mem.weights = m.vision.params * wbytes;
-        const double scale = std::pow(double(inf.imageSize) / m.vision.nativeImageSize, 2);
-        mem.activations = m.vision.inferActivationBytesPerImage * scale * inf.batch * (wbytes >= 4 ? 2 : 1);
-        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB",
-               [&] { return std::string(fmt(wbytes) + " B x " + fmt(m.vision.params / 1e6) + "M params"); });
-        p.term("memory.activations", "Activations (transient)", units::bytesToGiB(mem.activations), "GiB", [&] {
-            return fmt(m.vision.inferActivationBytesPerImage / 1e6) + " MB per image (the largest block's live tensors under no_grad) x batch " +
-                   std::to_string(inf.batch);
-        });
-    } else {
-        const double n = m.loadedParams(); // the MTP layers of a checkpoint are not loaded
-        // Quantized formats keep the embeddings (and an untied head) in 16-bit.
-        const double emb = m.embeddingParams() * (m.tiedEmbeddings ? 1 : 2);
-        const double w = inf.checkpointWeights ? m.loadedCheckpointBytes()
-                         : wbytes < 2          ? (n - emb) * wbytes + emb * 2
-                                               : n * wbytes;
-        mem.weights = w / shard;
-        p.term("memory.weights", "Weights", units::bytesToGiB(mem.weights), "GiB", [&] {
-            if (inf.checkpointWeights)
-                return std::string("as the checkpoint stores them: ") +
-                       (m.quant.quantized() ? std::string(m.quant.expertsOnly ? "experts" : "linear layers") + " in " +
-                                                  m.quant.label() + " (" + fmt(m.quant.bytesPerParam(), 4) + " B/param), the rest " +
-                                                  fmt(m.storageBytes) + " B/param"
-                                            : fmt(m.storageBytes) + " B/param") +
-                       ", " + fmt(n / 1e9) + "B params" + (shard > 1 ? " / (tp x pp)" : "");
-            return std::string(fmt(wbytes, 3) + " B x " + fmt(n / 1e9) + "B params" + (wbytes < 2 ? " (embeddings/head in 16-bit)" : "") +
-                               (shard > 1 ? " / (tp x pp)" : ""));
-        });
-        double ctx = double(inf.promptTokens) + inf.outputTokens;
-        // A serving engine pages the cache: each sequence holds its prompt + output
-        // in whole blocks (serving_kv_block_tokens), nothing for unused length.
-        const double block = p.serving ? std::max(1.0, p.cal->servingKvBlockTokens) : 1.0;
-        if (p.serving)
-            ctx = std::ceil(ctx / block) * block;
-        const double seqTokens = double(inf.promptTokens) + inf.outputTokens;
-        const bool kinds = m.slidingLayers + m.chunkedLayers + m.linearLayers > 0;
-        const double kvPerSeq = m.kvBytesPerSequence(seqTokens, p.kvBytes, block) / shard;
-        const double perToken = prefillLiveBytesPerToken(p);
-        const double logitsPerSeq = double(m.vocab) * (p.actBytes + 4) / p.tp;
-        const double chunk = std::max(1.0, p.cal->servingChunkTokens);
-        double held = inf.batch; // sequences whose KV is in memory at once
-        if (p.serving) {
-            // The engine's share of the GPU (inference.memory_fraction, vLLM's
-            // gpu_memory_utilization) holds the weights, its fixed buffers and
-            // the chunk transient; the rest is KV blocks, and it admits as many
-            // sequences as they hold (the others wait: servingload.h).
-            const Calibration& c = *p.cal;
-            const double budget = p.gpu->memoryGb * units::kGiB * c.usableMemoryFraction * inf.memoryFraction;
-            const double perSeq = kvPerSeq + logitsPerSeq * (1 + c.allocatorSlackTransient);
-            auto fixedWith = [&](double tokens) {
-                return mem.weights * (1 + c.allocatorSlackWeights) + contextBytes(p) +
-                       (c.buffersInferMib + c.servingEngineMib) * kMiB +
-                       tokens * perToken * (1 + c.allocatorSlackTransient);
-            };
-            double k = std::floor((budget - fixedWith(chunk)) / perSeq);
-            if (k >= 1 && k * inf.promptTokens < chunk)
-                k = std::floor((budget - fixedWith(k * inf.promptTokens)) / perSeq);
-            p.admitted = std::max(0.0, k);
-            if (p.admitted >= 1 && held > p.admitted) {
-                held = p.admitted;
-                p.notes.push_back("The engine holds " + fmt(p.admitted, 6) + " of the " + std::to_string(inf.batch) +
-                                  " sequences at once (KV blocks in memory_fraction " + fmt(inf.memoryFraction) +
-                                  " of the GPU); the others wait for blocks, and the TTFT counts that wait.");
-            }
-        }
-        const double kv = held * kvPerSeq;
-        mem.kvCache = kv;
-        p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB", [&] {
-            if (!kinds)
-                return std::string("batch x (prompt + output") + (p.serving ? " in blocks of " + fmt(block) + " tokens" : "") +
-                       ") x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) + " B = " +
-                       fmt(held, 6) + " x " + fmt(ctx) + " x " + fmt(m.kvElementsPerToken()) + " x " + fmt(p.kvBytes);
-            // Hybrid models: each layer kind keeps what the engine allocates for it.
-            std::string t = "batch " + fmt(held, 6) + " x [" + std::to_string(m.fullAttentionLayers()) +
-                            " full layers x " + fmt(ctx) + " tokens";
-            if (m.slidingLayers > 0)
-                t += " + " + std::to_string(m.slidingLayers) + " sliding layers x min(context, window " +
-                     std::to_string(m.slidingWindow) + ")";
-            if (m.chunkedLayers > 0)
-                t += " + " + std::to_string(m.chunkedLayers) + " chunked layers x min(context, chunk " +
-                     std::to_string(m.chunkSize) + ")";
-            t += "] x " + fmt(m.kvElementsPerTokenPerLayer()) + " elements x " + fmt(p.kvBytes) + " B";
-            if (m.linearLayers > 0)
-                t += " + " + std::to_string(m.linearLayers) + " " + m.linearKind + " layers x " +
-                     fmt(m.linearStateBytes / 1e6, 4) + " MB state (bf16)";
-            t += p.serving ? "; vLLM's hybrid KV cache manager pages each kind in blocks of " + fmt(block) + " tokens"
-                           : "; as HF transformers' caches keep them (DynamicSlidingWindowLayer: the last window; "
-                             "Mamba/linear layers: their conv and recurrent state)";
-            return t;
-        });
-        // Prefill transient: the whole batch's prompt goes through each layer in
-        // one pass (the `optimized` runtime: static cache, no chunking), so the
-        // peak is the live set of one layer for batch x prompt tokens. A serving
-        // engine prefills in chunks (serving_chunk_tokens per step): the live set
-        // is bounded by the chunk.
-        const double allTokens = held * inf.promptTokens;
-        const double tokens = p.serving ? std::min(allTokens, chunk) : allTokens;
-        // Only the last position's logits are computed (16-bit product, fp32 copy).
-        const double logits = held * logitsPerSeq;
-        const double act = tokens * perToken + logits;
-        mem.activations = act;
-        p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB", [&] {
-            if (p.serving)
-                return fmt(perToken, 6) + " B x min(batch x prompt, chunk) = " + fmt(perToken, 6) + " x " + fmt(tokens) +
-                       " (one layer's live tensors for one chunked-prefill step) + last-token logits " + fmtGiB(logits);
-            return fmt(perToken, 6) + " B x batch x prompt = " + fmt(perToken, 6) + " x " + fmt(tokens) +
-                   " (one layer's live tensors, whole batch in one pass) + last-token logits " + fmtGiB(logits);
-        });
-    }
-    // Weights are allocated once, in large blocks, and fragment little
-    // (allocator_slack_weights); the KV cache and transients take the usual share.
-    const Calibration& c = *p.cal;
-    // A serving engine adds its CUDA-graph pool and sampler buffers
-    // (serving_engine_mib) and holds the KV blocks in one pool tensor, which
-    // the caching allocator does not split (no KV slack). What it preallocates
-    // beyond that (gpu_memory_utilization) is its choice, not its need.
-    const double buffers =
-        ((m.isLanguageModel() ? c.buffersInferMib : c.buffersInferVisionMib) + (p.serving ? c.servingEngineMib : 0)) * kMiB;
-    // The transient is freed and re-allocated layer by layer in blocks of several
-    // sizes, which the caching allocator keeps and splits: its reserve exceeds the
-    // in-use peak by a larger share (allocator_slack_transient).
-    const double kvSlack = p.serving ? 0.0 : c.allocatorSlack;
-    const double slack = c.allocatorSlackWeights * mem.weights + kvSlack * mem.kvCache +
-                         c.allocatorSlackTransient * mem.activations;
-    mem.overhead = contextBytes(p) + buffers + slack;
-    p.term("memory.overhead", "Runtime overhead", units::bytesToGiB(mem.overhead), "GiB",
-           [&] { return std::string("CUDA context " + fmt(contextBytes(p) / kMiB) + " MiB + workspaces " +
-                                    (p.serving ? "and serving engine (CUDA graphs, sampler) " : "") + fmt(buffers / kMiB) +
-               " MiB + allocator cache (" + fmt(c.allocatorSlackWeights * 100) + "% of weights, " + fmt(kvSlack * 100) +
-               "% of KV cache" + (p.serving ? " (one paged pool)" : "") + ", " + fmt(c.allocatorSlackTransient * 100) +
-               "% of activations)"); });
     return mem;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Internal to the core: the rates the performance models share (perfmodel.cpp)
+// Internal to the core: the rates and work the performance models share
+// (perfrates.cpp; training in perfmodel.cpp, inference in inferenceperf.cpp)
 // and the vision models' timing (visionperf.cpp).
 #include "core/base/precision.h"
 
@@ -31,6 +32,57 @@ double gemmEff(const Plan& p, DType t, double m, double n, double k);
 double peak(const Plan& p, DType t);
 /// Streaming bandwidth (bytes/s) elementwise kernels reach.
 double bandwidth(const Plan& p);
+
+/// An efficiency times its family scale, capped at the whole peak.
+double scaled(double eff, double scale);
+
+// The work of a transformer pass and the collectives (perfrates.cpp), shared
+// by the training (perfmodel.cpp) and inference (inferenceperf.cpp) models.
+
+/// Launches per layer forward of eager HF MoE's Python loop over the experts
+/// (0 for dense models and optimized stacks, which run grouped GEMMs).
+double expertLoopKernelsPerLayer(const Plan& p);
+/// GPT-2's tanh GELU (HF "gelu_new") is a Python composition of eight
+/// elementwise kernels over the fc output (pow, three scalings, add, tanh, add,
+/// product). Under autocast torch.pow runs in fp32, so the chain after it is
+/// fp32. Element accesses (reads + writes) per fc-output element: 17 forward
+/// (8 kernels), 28 backward (mul grads, tanh_backward, pow_backward's x^2 and
+/// products, accumulating x's three gradients). Decoders with learned positions
+/// and a GELU MLP are GPT-2-style (the same test as memorymodel's saved tensors);
+/// BERT's erf GELU and compiled stacks run one fused kernel.
+constexpr double kTanhGeluAccessesFwd = 17;
+constexpr double kTanhGeluAccessesBwd = 28;
+/// True for a GPT-2-style eager model: the composed tanh GELU above.
+bool composedTanhGelu(const Plan& p);
+/// Forward kernel launches per transformer layer in the framework's eager code.
+double kernelsPerLayer(const Plan& p);
+
+struct GemmWork {
+    double flops = 0;
+    double seconds = 0;
+};
+/// Forward GEMMs of all layers for `tokens` tokens, plus the LM head over
+/// `headTokens` tokens. Each linear is timed at its own shape.
+GemmWork forwardGemms(const Plan& p, double tokens, double headTokens, DType t);
+/// Attention score FLOPs (QK^T and AV) per forward for `sequences` of length s.
+double attentionFlops(const Plan& p, double sequences, double s);
+/// Model FLOPs of one training micro-batch for the whole model (MFU's numerator).
+double modelTrainFlops(const Plan& p, double bwdFactor, double adapterFlops);
+/// NF4 storage per weight: 4 bits plus the double-quantized absmax (memorymodel).
+constexpr double kNf4BytesPerParam = 0.516;
+/// Base-model linear weights one GPU holds (what QLoRA stores in NF4).
+double qloraBaseParams(const Plan& p);
+/// Intra-node link bandwidth per GPU per direction (bytes/s) for `groupSize` GPUs.
+double intraNodeBandwidth(const Plan& p, int groupSize);
+/// hardware.network_gbps in bytes/s (one NIC per GPU).
+double networkBandwidth(const Plan& p);
+/// Seconds to reduce-scatter (or all-gather) `bytes` held by each of `n` GPUs.
+double scatterSeconds(const Plan& p, double bytes, int n);
+double allReduceSeconds(const Plan& p, double bytes, int n);
+/// Fixed cost of one small all-reduce inside a node.
+double allReduceLatency(const Plan& p, int n);
+/// Seconds to send `bytes` of activations from one pipeline stage to the next.
+double stageSendSeconds(const Plan& p, double bytes);
 
 /// One training micro-batch of a vision model: seconds, useful FLOPs, and the
 /// peak MFU is taken against (the rate the convolutions run at).

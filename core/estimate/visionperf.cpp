@@ -18,7 +18,7 @@ namespace {
 /// parts that need wgmma (sm_90) or tcgen05 (sm_100) to reach it.
 double convEff(const Plan& p)
 {
-    const int sm = p.gpu->vendor == "NVIDIA" ? smMajor(*p.gpu) : 0;
+    const int sm = p.sm; // 0 off NVIDIA
     return sm == 9 || sm == 10 ? p.cal->convEffHopperBlackwell : p.cal->convEff;
 }
 
@@ -112,7 +112,7 @@ VisionStep visionTrainingStep(Plan& p, double tKernel)
             const double ew = c.ewTrafficEager * act * (1 + recompute / 3) / bw;
             const double castBytes = p.autocast ? 6.0 * v.params * (1 + recompute) / bw : 0;
             gpu = gemm + attn + ew + castBytes + device;
-            p.term("time.gemm", "Matmuls (fwd + bwd" + std::string(recompute ? " + recompute" : "") + ")", gemm * 1e3, "ms",
+            p.term("time.gemm", recompute ? "Matmuls (fwd + bwd + recompute)" : "Matmuls (fwd + bwd)", gemm * 1e3, "ms",
                    [&] { return std::string(fmt(w.gemmFlops / 1e12) + " TFLOP forward over " + fmt(w.tokens) + " patch tokens x " +
                                             fmt(3 + recompute) + " at " + fmt(w.gemmFlops / std::max(w.gemmSeconds, 1e-30) / 1e12) +
                                             " TFLOP/s achieved (shape-dependent)"); });

@@ -11,9 +11,11 @@
 
 namespace gp {
 
-// Generated at build time from resources/catalog/gpu-catalog.json by tools/embed.cmake.
+// Generated at build time from resources/catalog/gpu-catalog.json by resources/embed.cmake.
 extern const char kEmbeddedCatalogJson[];
 extern const std::size_t kEmbeddedCatalogJsonSize;
+
+std::string_view detail::builtinCatalogJson() { return {kEmbeddedCatalogJson, kEmbeddedCatalogJsonSize}; }
 
 namespace {
 
@@ -137,12 +139,11 @@ double Gpu::pcieGbps() const
     return 16.0 * std::pow(2.0, gen - 3);
 }
 
-const Catalog& Catalog::builtin()
+Catalog Catalog::fromCheckedEntries(std::vector<Gpu> gpus)
 {
-    // Parsed once, on first use; thread-safe by the magic-statics rule.
-    static const Catalog catalog =
-        fromJsonText(std::string_view(kEmbeddedCatalogJson, kEmbeddedCatalogJsonSize), "catalog");
-    return catalog;
+    Catalog c;
+    c.m_gpus = std::move(gpus);
+    return c;
 }
 
 const Gpu* Catalog::find(std::string_view id) const

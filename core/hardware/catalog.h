@@ -82,6 +82,10 @@ public:
     static const Catalog& builtin();
     /// Parses a catalog JSON array; throws InputError naming the entry and key.
     static Catalog fromJsonText(std::string_view text, std::string_view origin);
+    /// Entries taken as they are, unchecked: for the built-in catalog, which is
+    /// read from its JSON at build time (gp_catalog_table, catalogtable.cpp)
+    /// through fromJsonText and compiled in, so no program parses it at start.
+    static Catalog fromCheckedEntries(std::vector<Gpu> gpus);
 
     /// Adds or overrides entries from a user overlay (a JSON array of partial or
     /// whole entries keyed by "id"; {"id": ..., "remove": true} hides one).

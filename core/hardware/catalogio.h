@@ -16,4 +16,8 @@ namespace gp::detail {
 /// bytes (no catalog id is that long, and the distance is quadratic).
 std::string closestGpuId(const std::vector<Gpu>& gpus, std::string_view id);
 
+/// resources/catalog/gpu-catalog.json as compiled in: what gp_catalog_table
+/// reads at build time into Catalog::builtin()'s entries (catalogtable.cpp).
+std::string_view builtinCatalogJson();
+
 } // namespace gp::detail

@@ -1,5 +1,5 @@
 // Performance-model terms added for the round-2 and round-3 measurements
-// (core/estimate/perfmodel.cpp, core/estimate/visionperf.cpp): QLoRA's NF4 dequantization,
+// (core/estimate/perfrates.cpp, perfmodel.cpp, inferenceperf.cpp, visionperf.cpp): QLoRA's NF4 dequantization,
 // attention efficiency by tensor-core generation, forward-only (prefill)
 // attention on Hopper, the eager MoE expert loop, host launches that overlap the
 // GPU's work, ViT as a transformer over its patch tokens, fp32 attention.
@@ -8,11 +8,16 @@
 #include "core/calibration/calibration.h"
 #include "core/hardware/catalog.h"
 #include "core/estimate/estimate.h"
+#include "core/estimate/sizing.h"
 #include "core/model/model.h"
+#include "core/model/presets.h"
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
 #include <string>
 
 namespace {
@@ -309,6 +314,91 @@ private slots:
         for (const gp::ArchFamily f : {gp::ArchFamily::Hopper, gp::ArchFamily::Other}) {
             const gp::FamilyConstants& k = c.families[std::size_t(f)];
             QCOMPARE(k.gemm16 * k.gemm8 * k.bandwidth * k.collective, 1.0);
+        }
+    }
+
+    void layerLinearsWithoutTheHeapMatchTheModel()
+    {
+        // The estimate's own copy of ModelArch::layerLinears() (no allocation per
+        // call): same names, shapes, order and expert counts on every preset, and
+        // on MLA without a query rank (one q_proj, as DeepSeek-V2-Lite).
+        std::vector<gp::ModelArch> models = gp::modelPresets();
+        for (const auto& m : gp::modelPresets()) {
+            if (m.mlaKvLoraRank > 0) {
+                gp::ModelArch noQRank = m;
+                noQRank.mlaQLoraRank = -1;
+                models.push_back(noQRank);
+            }
+        }
+        int mla = 0;
+        for (const auto& m : models) {
+            const auto want = m.layerLinears();
+            const gp::detail::LayerLinears got = gp::detail::layerLinears(m);
+            QCOMPARE(std::size_t(got.count), want.size());
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                const gp::detail::LayerLinear& g = got.items[i];
+                QCOMPARE(std::string(g.name), want[i].name);
+                QCOMPARE(g.bit, gp::detail::loraModuleBit(want[i].name));
+                QVERIFY(g.bit != 0);
+                QCOMPARE(g.in, want[i].in);
+                QCOMPARE(g.out, want[i].out);
+                QCOMPARE(g.perLayer, want[i].perLayer);
+            }
+            mla += m.mlaKvLoraRank > 0 ? 1 : 0;
+        }
+        QVERIFY(mla >= 2); // a preset with MLA and its no-query-rank variant were compared
+        QCOMPARE(gp::detail::loraModuleBit("q_proj"), unsigned(gp::detail::kLoraQ));
+        QCOMPARE(gp::detail::loraModuleBit("kv_a_proj_with_mqa"), unsigned(gp::detail::kLoraKvA));
+        QCOMPARE(gp::detail::loraModuleBit("lm_head"), 0u);
+        QCOMPARE(gp::detail::loraModuleBit("q_projx"), 0u);
+    }
+
+    void numbersPrintAsPrintfDoes()
+    {
+        // fixed2 / fmtGiB / fmt print without printf; they must print what
+        // printf("%.2f") / ("%.2f GiB") / ("%.*g") prints, byte for byte.
+        auto printf2 = [](double v) {
+            char b[64];
+            std::snprintf(b, sizeof b, "%.2f", v);
+            return std::string(b);
+        };
+        auto printfGiB = [](double bytes) { // the formatter it replaces (64 bytes: long ones cut at 63)
+            char b[64];
+            std::snprintf(b, sizeof b, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+            return std::string(b);
+        };
+        auto printfG = [](double v, int p) {
+            char b[64];
+            std::snprintf(b, sizeof b, "%.*g", p, v);
+            return std::string(b);
+        };
+        // Hand-checked: binary 0.125 and 0.375 are exact ties (to even: 0.12,
+        // 0.38); 2.675 is 2.67499999... in binary; -0 keeps its sign.
+        QCOMPARE(gp::detail::fixed2(0.125), std::string("0.12"));
+        QCOMPARE(gp::detail::fixed2(0.375), std::string("0.38"));
+        QCOMPARE(gp::detail::fixed2(2.675), std::string("2.67"));
+        QCOMPARE(gp::detail::fixed2(-0.0), std::string("-0.00"));
+        QCOMPARE(gp::detail::fixed2(-0.004), std::string("-0.00"));
+        QCOMPARE(gp::detail::fixed2(79.999), std::string("80.00"));
+        QCOMPARE(gp::detail::fmtGiB(1.5 * 1024 * 1024 * 1024), std::string("1.50 GiB"));
+        QCOMPARE(gp::detail::fmt(1234567.0), std::string("1.23e+06"));
+        QCOMPARE(gp::detail::fmt(0.0001234, 2), std::string("0.00012"));
+        std::vector<double> values = {0, 1, 0.005, 0.015, 0.025, 1.005, 9.995, 99.995, 1e15, 9.99e15, 1e16, 1e17,
+                                      1e300, -1e300, 5e-324, 0.5, 1.5, 2.5, 1e-7, 123456.789,
+                                      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                                      std::numeric_limits<double>::quiet_NaN()};
+        std::mt19937_64 rng(19);
+        std::uniform_real_distribution<double> mantissa(-10, 10);
+        std::uniform_int_distribution<int> exponent(-8, 18);
+        for (int i = 0; i < 20000; ++i)
+            values.push_back(mantissa(rng) * std::pow(10.0, exponent(rng)));
+        for (int k = 0; k < 4000; ++k)
+            values.push_back(k / 8.0); // every multiple of 0.125: exact ties at the third decimal
+        for (const double v : values) {
+            QCOMPARE(gp::detail::fixed2(v), printf2(v));
+            QCOMPARE(gp::detail::fmtGiB(v * 1024 * 1024 * 1024), printfGiB(v * 1024 * 1024 * 1024));
+            for (const int p : {2, 3, 4, 6})
+                QCOMPARE(gp::detail::fmt(v, p), printfG(v, p));
         }
     }
 };

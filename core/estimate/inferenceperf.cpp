@@ -1,0 +1,252 @@
+// Performance model of inference (the model itself: perfrates.cpp): prefill as
+// one forward pass, decode as a roofline plus a per-layer floor, and a serving
+// engine's continuous batching under load (servingload.h).
+#include "core/estimate/perfparts.h"
+#include "core/estimate/servingload.h"
+#include "core/estimate/sizing.h"
+
+#include "core/base/units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp::detail {
+
+namespace {
+
+/// Continuous batching with chunked prefill (runtime "serving") under load: the
+/// `batch` users in the system (closed loop) or targets.requests_per_s (open
+/// loop), queueing for prefill and for KV blocks included (servingload.h).
+/// `forward(tokens, head, attnFlops)` times one pass; `decodeStep` is the decode
+/// step of the whole batch, of which `kvReadS` reads its KV cache and
+/// max(`weightReadS`, `gemmS`) streams the weights (`gemmS`: their GEMMs at the
+/// batch's rows, `minRows` the smallest tile). Returns the requests per second served.
+template <class Forward>
+double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvReadS, double weightReadS, double gemmS,
+                      double rowCommS, double minRows, Forward&& forward)
+{
+    const auto& inf = p.s->inference;
+    const double batch = std::max(1, inf.batch);
+    const double prompt = std::max(1, inf.promptTokens);
+    const double kvPerSeq = kvReadS / batch;
+    const double attnPrompt = attentionFlops(p, 1, prompt);
+    EngineShape shape;
+    shape.promptTokens = prompt;
+    shape.outputTokens = std::max(1, inf.outputTokens);
+    shape.chunkTokens = std::max(1.0, p.cal->servingChunkTokens);
+    shape.admitted = p.admitted;
+    // A step decodes `decoding` sequences (the decode roofline, its KV reads
+    // scaled from the batch's) and carries `prefillTokens` prompt tokens (a
+    // forward pass over them and the decodes, with their share of a prompt's
+    // causal attention); a step is never faster than its decodes alone.
+    // The decode step at `decoding` sequences: the weight roofline at its own
+    // rows, its KV reads, and the rest of the batch's step (per-layer floor, TP).
+    const double weightS = std::max(weightReadS, gemmS);
+    const double rows = std::max(minRows, batch);
+    // The TP all-reduces (rowCommS at the whole batch) carry one row per decoding sequence, as the KV reads do.
+    auto decodeOnly = [=](double decoding) {
+        return decodeStep - weightS - kvReadS - rowCommS +
+               std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows) +
+               (kvPerSeq + rowCommS / batch) * decoding;
+    };
+    shape.step = [=, &forward](double prefillTokens, double decoding) {
+        if (prefillTokens <= 0)
+            return decodeOnly(decoding);
+        const double pass = forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) +
+                            kvPerSeq * decoding;
+        return std::max(pass, decodeOnly(decoding));
+    };
+    shape.promptCost = [=, &forward](double prefillTokens, double decoding) {
+        return forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) -
+               (decoding >= 1 ? forward(decoding, decoding, 0) : 0);
+    };
+    const LoadResult load = inf.targets.requestsPerS ? openLoop(shape, *inf.targets.requestsPerS)
+                                                     : closedLoop(shape, inf.batch);
+    r.ttftMs = load.ttftS * 1e3;
+    r.ttftP99Ms = load.ttftP99S * 1e3;
+    r.tpotMs = load.tpotS * 1e3;
+    if (p.admitted >= 1)
+        r.admitted = static_cast<int>(std::min(p.admitted, 1e9));
+    if (load.saturated && p.explain)
+        p.notes.push_back("The load of " + fmt(*inf.targets.requestsPerS) + " requests/s is above what this replica serves (" +
+                          fmt(load.requestsPerS) + " requests/s with the engine full): the queue grows without bound; "
+                          "TTFT shown with the engine full.");
+    p.term("time.serving.ttft", "Serving: time to first token (mean, under load)", load.ttftS * 1e3, "ms", [&] {
+        return std::string(inf.targets.requestsPerS ? "open loop at " + fmt(*inf.targets.requestsPerS) + " requests/s"
+                                                    : "closed loop, " + std::to_string(inf.batch) + " users") +
+               ": half a step " + " + KV-block wait " + fmt(load.kvWaitS * 1e3) + " ms + prefill queue and the prompt's "
+               "own chunked prefill " + fmt(load.prefillS * 1e3) + " ms (chunk " + fmt(shape.chunkTokens) + " tokens, " +
+               fmt(load.decoding) + " sequences decoding, prefill " + fmt(load.utilization * 100) + "% of engine time)";
+    });
+    p.term("time.serving.ttft_p99", "Serving: time to first token (p99)", load.ttftP99S * 1e3, "ms",
+           [&] { return std::string("one step + KV-block wait + own prefill + the queue's p99 wait (M/G/1 heavy-traffic tail)"); });
+    p.term("time.serving.tpot", "Serving: time per output token", load.tpotS * 1e3, "ms", [&] {
+        return "decode step of " + fmt(load.decoding) + " sequences, stretched by the prompt tokens riding in the steps (" +
+               fmt(load.utilization * 100) + "% of engine time)";
+    });
+    return load.requestsPerS;
+}
+
+} // namespace
+
+InferenceResult inferencePerformance(Plan& p)
+{
+    const Scenario& s = *p.s;
+    const ModelArch& m = *p.m;
+    const auto& inf = s.inference;
+    const Calibration& c = *p.cal;
+    InferenceResult r;
+    const double bw = bandwidth(p);
+
+    if (!m.isLanguageModel()) {
+        visionInference(p, r);
+        return r;
+    }
+
+    const int layers = (m.layers + p.pp - 1) / p.pp;
+    double f = double(m.ffnHidden);
+    if (m.moe.enabled())
+        f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
+    const double tk = p.optimized ? c.kernelSInferOptimized : c.kernelSInferEager;
+    const double kernelsPre = c.prefillKernelsLayerOptimized * layers * tk *
+                              (p.optimized ? 1 : c.prefillKernelsLayerEager / c.prefillKernelsLayerOptimized);
+    // One forward pass over `tokens` tokens (`head` of them need logits) whose
+    // attention costs `attnFlops`: GEMMs, attention, elementwise traffic,
+    // launches and the TP all-reduces, across every pipeline stage in turn.
+    auto forwardSeconds = [&](double tokens, double head, double passAttnFlops, GemmWork& gemm, double& attnS) {
+        gemm = forwardGemms(p, tokens, head, p.compute);
+        attnS = passAttnFlops / attnRate(p, true);
+        // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
+        // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
+        const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
+        double sec = gemm.seconds + attnS + ewBytes / bw + kernelsPre;
+        // Weight-only quantized formats dequantize in the GEMM: compute stays 16-bit.
+        if (p.tp > 1)
+            sec += 2.0 * layers * (allReduceSeconds(p, tokens * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+        // One batch crosses every pipeline stage in turn, its activations sent
+        // from each stage to the next.
+        return sec * p.pp + (p.pp - 1) * stageSendSeconds(p, tokens * m.hidden * 2 / p.tp);
+    };
+    // Prefill: one forward over batch x prompt tokens; logits for the last token only.
+    const double attnF = attentionFlops(p, inf.batch, inf.promptTokens);
+    GemmWork pre;
+    double attn = 0;
+    const double prefill = forwardSeconds(double(inf.batch) * inf.promptTokens, inf.batch, attnF, pre, attn);
+    r.ttftMs = prefill * 1e3;
+    // A serving engine pipelines the prefill too: with m = min(pp, batch)
+    // micro-batches in flight the stages work in parallel, and the batch's
+    // prefill occupies the pipeline (m + pp - 1) micro-batch stage times
+    // instead of pp whole-batch ones (its throughput share; TTFT stays the
+    // stages in turn).
+    const double inFlight = p.serving && p.pp > 1 ? std::min(p.pp, inf.batch) : 1;
+    const double prefillCycle = prefill * (inFlight + p.pp - 1) / (inFlight * p.pp);
+    p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
+           [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
+    p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
+           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ")"); });
+    p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
+           [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
+
+    // Decode: each step reads the (touched) weights and the KV cache once.
+    const double wBytesPerParam = p.inferPrecision == InferPrecision::FP32 ? 4
+                                  : p.inferPrecision == InferPrecision::INT8 || p.inferPrecision == InferPrecision::FP8
+                                      ? 1.0 + 2.0 / 128
+                                  : p.inferPrecision == InferPrecision::INT4 ? 0.5 + 4.0 / 128
+                                  : p.inferPrecision == InferPrecision::FP4  ? 0.5 + 1.0 / 16 // NVFP4: 4.5 bits
+                                                                             : 2;
+    double weightParams = p.loadedParams - p.embeddingParams + (m.tiedEmbeddings ? p.embeddingParams : 0);
+    std::string moeNote;
+    if (m.moe.enabled()) {
+        // Distinct experts touched per layer by `batch` tokens choosing `active` of `experts`.
+        const double e = m.moe.experts;
+        const double touched = e * (1 - std::pow(1 - double(m.moe.active) / e, inf.batch));
+        const double expertParams = m.routedExpertParams() / std::max(1.0, e);
+        weightParams = m.activeParams() - p.embeddingParams + (touched - m.moe.active) * expertParams;
+        moeNote = ", " + fmt(touched, 3) + " of " + std::to_string(m.moe.experts) + " experts touched per layer";
+    }
+    const double ctxMean = inf.promptTokens + inf.outputTokens / 2.0;
+    // precision "checkpoint": the checkpoint's bytes per loaded parameter, on average.
+    const double ckptBytesPerParam =
+        inf.checkpointWeights ? m.loadedCheckpointBytes() / std::max(1.0, p.loadedParams) : 0;
+    const double weightBytes = weightParams * (inf.checkpointWeights ? ckptBytesPerParam : wBytesPerParam) / (p.tp * p.pp);
+    // Windowed layers read their window, linear layers their state.
+    const double kvBytes = double(inf.batch) * m.kvBytesPerSequence(ctxMean, p.kvBytes) / (p.tp * p.pp);
+    const double attendedKeys = m.kvElementsReadPerToken(ctxMean) / std::max(1.0, m.kvElementsPerTokenPerLayer()) * ctxMean;
+    // GEMV-style decode kernels stream below the copy rate (decode_bandwidth_eff,
+    // fitted with the per-layer floor on the two batch-1 decode runs). The weight GEMMs and the attention over the KV cache are
+    // separate kernels: each is its own roofline, and their times add.
+    const double decodeBw = units::gbpsToBytesPerS(p.gpu->bandwidthGbps) * scaled(c.decodeBandwidthEff, p.family->bandwidth);
+    const DType ct = p.compute == DType::FP8 || p.compute == DType::FP4
+                         ? p.compute
+                         : (p.gpu->supports(DType::BF16) ? DType::BF16 : DType::FP16);
+    const double pk = peak(p, p.inferPrecision == InferPrecision::FP32 ? DType::FP32 : ct);
+    // Serving engines keep pp micro-batches of batch / pp sequences in flight
+    // through the pipeline (vLLM's virtual engines, TensorRT-LLM's in-flight
+    // micro-batches): each stage then works on one micro-batch at a time, and a
+    // round in which every sequence gets its token is pp micro-batch stage times.
+    // A static batch (and a batch smaller than pp) passes the stages whole.
+    const double micro = p.serving && p.pp > 1 ? double(inf.batch) / std::min(p.pp, inf.batch) : double(inf.batch);
+    const double gemmFlops = 2.0 * m.activeParams() * micro / (p.tp * p.pp);
+    // A decode GEMM is weight-load bound until the batch nears the ridge point;
+    // its compute is timed at its real rows (the batch, floored at one 64-row
+    // tile, decode_gemm_min_rows): at batch 128 few tiles fill the SMs, so on a
+    // part with the H200's bandwidth the GEMMs turn compute-bound first.
+    const double weightTime = std::max(
+        weightBytes / decodeBw,
+        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, micro), double(m.hidden) / p.tp, m.hidden)));
+    const double attnFlops = 4.0 * attendedKeys * double(m.heads) * m.headDim * micro / (p.tp * p.pp);
+    const double kvTime = std::max(kvBytes * micro / inf.batch / decodeBw, attnFlops / (pk * attnEff(p)));
+    const double memTime = weightTime + kvTime;
+    const double computeTime =
+        gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, micro), double(m.hidden) / p.tp, m.hidden));
+    // HF's eager MoE loops only over the experts some token of the step chose
+    // (transformers' expert_hit): at decode, the batch's tokens touch
+    // e x (1 - (1 - k/e)^batch) of them, not all e.
+    const double expertLoop = expertLoopKernelsPerLayer(p);
+    const double touchedShare =
+        m.moe.enabled() ? 1 - std::pow(1 - double(m.moe.active) / std::max(1, m.moe.experts), micro) : 1.0;
+    const double decodeKernels = kernelsPerLayer(p) - expertLoop + expertLoop * touchedShare;
+    const double floor = p.optimized ? c.decodeLayerSGraph * m.layers : decodeKernels * m.layers * c.kernelSDecodeEager;
+    // weightTime and kvTime are one pipeline stage's work on one micro-batch
+    // (its layers' weights and KV cache): a decode step passes the stages one
+    // after another, so a token waits for all of them, plus the activation send
+    // between stages. Pipeline parallelism splits the memory, never the
+    // per-token latency of a batch that fits in one micro-batch.
+    double stage = weightTime + kvTime;
+    if (p.tp > 1)
+        stage += 2.0 * layers * (allReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+    const double sends = (p.pp - 1) * stageSendSeconds(p, micro * m.hidden * 2 / p.tp);
+    double tpot = stage * p.pp + sends + floor;
+    if (p.pp > 1)
+        p.term("time.decode.pipeline", "Decode: pipeline stages in turn", (stage * (p.pp - 1) + sends) * 1e3, "ms", [&] {
+            return std::to_string(p.pp) + " stages x " + fmt(stage * 1e3) + " ms each (micro-batches of " + fmt(micro) +
+                   "; the token passes the stages one after another; " + std::to_string(p.pp - 1) +
+                   " counted here beyond the first) + " + fmt(sends * 1e3) + " ms of activation sends";
+        });
+    r.tpotMs = tpot * 1e3;
+    double served = 0; // serving: requests/s under the load
+    if (p.serving)
+        served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
+                                p.tp > 1 ? 2.0 * layers * allReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
+                                std::max(c.decodeGemmMinRows, 1.0), [&](double tokens, double head, double stepAttnFlops) {
+            GemmWork g;
+            double a = 0;
+            return forwardSeconds(tokens, head, stepAttnFlops, g, a);
+        });
+    p.term("time.decode.memory", "Decode: weights + KV", memTime * 1e3, "ms",
+           [&] { return std::string("max(" + fmtGiB(weightBytes) + " weights / bandwidth, GEMM FLOPs / peak) + max(" +
+                                    fmtGiB(kvBytes) + " KV at mean context " + fmt(ctxMean) +
+               " / bandwidth, attention FLOPs / peak); bandwidth " + fmt(p.gpu->bandwidthGbps) + " GB/s x " + fmt(c.decodeBandwidthEff) + moeNote); });
+    p.term("time.decode.compute", "Decode: GEMM compute", computeTime * 1e3, "ms",
+           [&] { return std::string("2 x active params x batch / achievable peak (counts when above the weight-read time)"); });
+    p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
+           [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
+                       : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: the experts the batch touches) x " + fmt(c.kernelSDecodeEager * 1e6) +
+                             " us host time"); });
+    const double cycle = prefillCycle + inf.outputTokens * tpot;
+    r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;
+    return r;
+}
+
+
+} // namespace gp::detail
