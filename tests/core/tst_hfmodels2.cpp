@@ -10,6 +10,7 @@
 class TestHfModels2 : public QObject {
     Q_OBJECT
 private slots:
+    void olmo2_13b();
     void activeParamsFollowModelCards_data();
     void activeParamsFollowModelCards();
     void summaryLines_data();
@@ -22,6 +23,31 @@ private slots:
     void planQloraQwen3_32b();
     void dump();
 };
+
+// OLMo 2 13B (olmo2): the checkpoint's safetensors index gives the exact count,
+// 54,864,793,600 B of float32 = 13,716,198,400 parameters. By hand from the
+// config: embedding and untied head 2 x 100352 x 5120 = 1,027,604,480; per layer
+// q/k/v/o 4 x 5120^2 = 104,857,600, q_norm and k_norm over all 40 x 128 = 5120
+// features (OLMo 2 normalises q and k whole, not per head) 10,240, SwiGLU
+// 3 x 5120 x 13824 = 212,336,640, post-attention and post-feedforward norms
+// 10,240: 317,214,720 x 40 = 12,688,588,800; final norm 5120.
+// KV cache (MHA, 40 kv heads x 128, bf16): 40 layers x 2 x 5120 x 2 B = 819,200 B
+// per token, x 32768 = 26,843,545,600 B per sequence at 32k, every layer full.
+void TestHfModels2::olmo2_13b()
+{
+    const ModelArch m = load("olmo-2-1124-13b.json");
+    QCOMPARE(m.totalParams(), 1027604480.0 + 40 * 317214720.0 + 5120);
+    QCOMPARE(m.totalParams(), 54864793600.0 / 4);
+    QCOMPARE(m.modelCardActiveParams(), m.totalParams());
+    QCOMPARE(m.qkNorm, ModelArch::QkNorm::Full);
+    QCOMPARE(m.fullAttentionLayers(), 40);
+    QCOMPARE(m.kvHeads, 40);
+    // torch_dtype float32: the checkpoint is 4 B a parameter, the index's total exactly.
+    QCOMPARE(m.storageBytes, 4.0);
+    QCOMPARE(m.checkpointBytes(), 54864793600.0);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 26843545600.0);
+    QVERIFY(m.readNotes.empty());
+}
 
 // Active parameters: one rule, OpenAI's (gpt-oss model card, arXiv 2508.10925,
 // table 1: 116.83B total, 5.13B active; 20.91B, 3.61B): every parameter one
@@ -112,6 +138,7 @@ void TestHfModels2::summaryLines_data()
                             << QString("microsoft/phi-4: 14.7B parameters, 40 layers");
     QTest::newRow("nemotron-h-56b-base-8k") << "nemotron-h-56b-base-8k.json"
                             << QString("nemotron_h: 56.3B parameters, 118 layers: 10 full + 54 Mamba-2 + 54 MLP-only");
+    QTest::newRow("olmo-2-1124-13b") << "olmo-2-1124-13b.json" << QString("olmo2: 13.7B parameters, 40 layers");
     QTest::newRow("deepseek-v2-lite") << "deepseek-v2-lite.json"
                             << QString("deepseek_v2: 15.7B parameters (2.5B active), 27 layers, MLA (latent 512), 64 experts (6 "
                                        "active, 2 shared)");
@@ -303,7 +330,7 @@ void TestHfModels2::dump()
                           "qwen3-235b-a22b.json", "qwen3-next-80b-a3b-thinking.json", "llama-3.3-70b-instruct.json",
                           "llama-4-scout-17b-16e-instruct.json", "llama-4-maverick-17b-128e-instruct.json",
                           "deepseek-r1.json", "kimi-k2-instruct.json", "phi-4.json", "nemotron-h-56b-base-8k.json",
-                          "deepseek-v2-lite.json"}) {
+                          "deepseek-v2-lite.json", "olmo-2-1124-13b.json"}) {
         const ModelArch m = load(f);
         qInfo("%s total %.4fB active %.4fB (model card rule %.4fB) mtp %.3fB ckpt %.3f GB kv32k %.4f GB | %s", f, m.totalParams() / 1e9,
               m.activeParams() / 1e9, m.modelCardActiveParams() / 1e9, m.mtpParams() / 1e9, m.checkpointBytes() / 1e9,

@@ -97,6 +97,8 @@ private slots:
                                        "MLP-only";
         QTest::newRow("llama") << "llama-3.3-70b-instruct.json" << "Llama-3.3-70B-Instruct"
                                << "Llama-3.3-70B-Instruct: 70.6B parameters, 80 layers";
+        QTest::newRow("olmo2") << "olmo-2-1124-13b.json" << "OLMo-2-1124-13B"
+                               << "OLMo-2-1124-13B: 13.7B parameters, 40 layers";
     }
 
     void dropsEachNewType()
