@@ -167,7 +167,7 @@ QString describeModel(const gp::ModelArch& m)
     QString s = QObject::tr("%1 — %2 parameters").arg(QString::fromStdString(m.name), formatCount(m.totalParams()));
     if (m.moe.enabled())
         s += QObject::tr(" (%1 active, %2 experts, %3 per token)")
-                 .arg(formatCount(m.activeParams()))
+                 .arg(formatCount(m.modelCardActiveParams()))
                  .arg(m.moe.experts)
                  .arg(m.moe.active);
     if (m.family == gp::ModelFamily::Vision)

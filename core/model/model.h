@@ -128,8 +128,15 @@ struct ModelArch {
 
     /// Every parameter, embeddings included.
     double totalParams() const;
-    /// Parameters one token passes through (MoE: routed active + shared experts).
+    /// Parameters one token passes through (MoE: routed active + shared experts),
+    /// its embedding table included; what the estimate's time model charges.
     double activeParams() const;
+    /// Active parameters as the MoE model cards count them (OpenAI's gpt-oss
+    /// card): what one token's forward pass multiplies by (attention, norms,
+    /// shared and picked routed experts, the LM head), without the input
+    /// embedding table (a row lookup), the MTP layers and the vision tower.
+    /// Dense models: every parameter (= totalParams()). The summary line's figure.
+    double modelCardActiveParams() const;
     /// Token (and learned position) embedding parameters.
     double embeddingParams() const;
     /// Parameters in matmuls per token in a forward pass over the full sequence
