@@ -85,9 +85,11 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
         fit.records += done.scored(i) ? 1 : 0;
     for (const auto& r : rep.rows)
         fit.rows += isScoredMetric(r.metric) ? 1 : 0;
+    std::vector<std::vector<std::size_t>> finalInfluence; // per id, at the final values (the cross-validation reuses them)
     for (const auto& id : ids) {
         const CalibrationEntry& e = *done.cal.find(id);
-        const auto cases = done.influenced(e);
+        finalInfluence.push_back(done.influenced(e));
+        const auto& cases = finalInfluence.back();
         const std::set<int> in(cases.begin(), cases.end());
         int n = 0;
         const double rms = rmsLog(
@@ -109,7 +111,9 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
                                            std::to_string(moved) + " distinct records, one per fitted constant; got " +
                                            std::to_string(distinct) + ")");
     } else if (options.leaveOneOut) {
-        fit.cross = crossValidate(set, fit.calibration, options);
+        // = crossValidate(set, fit.calibration, options): `done` is the Problem at
+        // those values, with every constant's records and the in-sample rows.
+        fit.cross = crossValidateFrom(set, fit.calibration, options, done, finalInfluence, rep);
         struct Group {
             const char* id;
             std::vector<std::string> metrics;

@@ -13,17 +13,25 @@ using namespace detail::fitting;
 
 CrossValidation crossValidate(const ValidationSet& set, const Calibration& full, const CalibrateOptions& options)
 {
+    Problem base(set, full, -1);
+    std::vector<std::vector<std::size_t>> influence;
+    for (const auto* e : fittedEntries(full))
+        influence.push_back(base.influenced(*e));
+    return crossValidateFrom(set, full, options, base, influence, predictSet(set, &full));
+}
+
+CrossValidation detail::fitting::crossValidateFrom(const ValidationSet& set, const Calibration& full,
+                                                   const CalibrateOptions& options, Problem& base,
+                                                   const std::vector<std::vector<std::size_t>>& influence,
+                                                   ValidationReport inSample)
+{
     CrossValidation cv;
-    cv.inSample = predictSet(set, &full);
+    cv.inSample = std::move(inSample);
     for (const auto& c : set.cases) {
         cv.families.push_back(c.family);
         cv.archFamilies.push_back(c.archFamily);
     }
-    Problem base(set, full, -1);
     const auto entries = fittedEntries(full);
-    std::vector<std::vector<std::size_t>> influence;
-    for (const auto* e : entries)
-        influence.push_back(base.influenced(*e));
     std::size_t scoredRecords = 0;
     for (std::size_t j = 0; j < set.cases.size(); ++j)
         scoredRecords += base.scored(j) ? 1 : 0;

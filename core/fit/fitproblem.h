@@ -223,20 +223,43 @@ public:
     double fitOne(const CalibrationEntry e, const std::vector<std::size_t>& cases)
     {
         const double x0 = std::max(e.value, lowerBound(e));
-        auto f = [&](double u) {
-            cal.set(e.id, std::exp(u));
-            double loss = 0;
-            for (double l : lossesOf(cases)) // summed in case order, as before the threads
-                loss += l;
-            return loss;
-        };
         double f0 = 0;
         for (std::size_t i : cases)
             f0 += m_loss[i];
+        // The rows of the best point so far (minimize keeps the same one: the
+        // first strictly below f0 and every later strict improvement), so the
+        // result need not be predicted once more.
+        std::vector<Rows> bestRows;
+        double bestLoss = f0;
+        auto f = [&](double u) {
+            cal.set(e.id, std::exp(u));
+            std::vector<Rows> rows(cases.size());
+            std::vector<double> losses(cases.size());
+            parallelFor(cases.size(), [&](std::size_t k) {
+                rows[k] = predict(cases[k]);
+                losses[k] = lossOf(cases[k], rows[k]);
+            });
+            double loss = 0;
+            for (double l : losses) // summed in case order, as before the threads
+                loss += l;
+            if (loss < bestLoss) {
+                bestLoss = loss;
+                bestRows = std::move(rows);
+            }
+            return loss;
+        };
         const double u0 = std::log(x0);
         const double best = minimize(f, std::log(lowerBound(e)), std::log(e.max), u0, f0);
         const double x = best == u0 ? e.value : std::exp(best);
         cal.set(e.id, x);
+        if (best != u0 && bestRows.size() == cases.size()) {
+            // Predicted at exactly this calibration (cal.set(e.id, exp(best))) during the search.
+            for (std::size_t k = 0; k < cases.size(); ++k) {
+                m_rows[cases[k]] = std::move(bestRows[k]);
+                m_loss[cases[k]] = lossOf(cases[k], m_rows[cases[k]]);
+            }
+            return x;
+        }
         parallelFor(cases.size(), [&](std::size_t k) {
             m_rows[cases[k]] = predict(cases[k]);
             m_loss[cases[k]] = lossOf(cases[k], m_rows[cases[k]]);
@@ -373,5 +396,12 @@ private:
     std::vector<int> m_expected;
     std::map<std::string, int> m_count;
 };
+
+/// crossValidate (calibrate.h) around `base`, a Problem built at `full`, with
+/// influence[k] = base.influenced() of fittedEntries(full)[k] and `inSample` =
+/// predictSet(set, &full): the fit has them already and passes them on.
+CrossValidation crossValidateFrom(const ValidationSet& set, const Calibration& full, const CalibrateOptions& options,
+                                  Problem& base, const std::vector<std::vector<std::size_t>>& influence,
+                                  ValidationReport inSample);
 
 } // namespace gp::detail::fitting
