@@ -8,6 +8,8 @@
 #include "core/fit/validate.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <exception>
 #include <functional>
@@ -26,40 +28,44 @@ constexpr double kGolden = 0.6180339887498949;
 inline bool isUncertainty(const std::string& id) { return id.rfind("uncertainty_", 0) == 0; }
 
 /// Calls f(0) .. f(n-1), on two threads when n is large enough to pay for one.
-/// Each index is computed by exactly one thread and callers combine the
-/// results in index order afterwards, so the outcome never depends on the
-/// threads (deterministic, byte for byte).
+/// Each index is computed by exactly one thread (the threads take the next
+/// index in turn, so a few slow records do not leave one idle) and callers
+/// combine the results in index order afterwards, so the outcome never
+/// depends on the threads (deterministic, byte for byte). If calls throw, the
+/// exception of the lowest index is rethrown.
 template <class F>
 void parallelFor(std::size_t n, const F& f)
 {
     static const unsigned kThreads = std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
-    if (kThreads < 2 || n < 64) {
+    if (kThreads < 2 || n < 8) {
         for (std::size_t i = 0; i < n; ++i)
             f(i);
         return;
     }
-    const std::size_t half = n / 2;
-    std::exception_ptr failed;
-    std::thread other([&] {
-        try {
-            for (std::size_t i = half; i < n; ++i)
+    std::atomic<std::size_t> next{0};
+    struct Failure {
+        std::size_t index = SIZE_MAX;
+        std::exception_ptr error;
+    };
+    auto work = [&](Failure& failure) {
+        for (std::size_t i = next++; i < n; i = next++) {
+            try {
                 f(i);
-        } catch (...) {
-            failed = std::current_exception();
+            } catch (...) {
+                if (i < failure.index)
+                    failure = {i, std::current_exception()};
+            }
         }
-    });
-    std::exception_ptr mine;
-    try {
-        for (std::size_t i = 0; i < half; ++i)
-            f(i);
-    } catch (...) {
-        mine = std::current_exception();
-    }
+    };
+    Failure theirs;
+    std::thread other([&] { work(theirs); });
+    Failure mine;
+    work(mine);
     other.join();
-    if (mine)
-        std::rethrow_exception(mine);
-    if (failed)
-        std::rethrow_exception(failed);
+    if (mine.error && mine.index < theirs.index)
+        std::rethrow_exception(mine.error);
+    if (theirs.error)
+        std::rethrow_exception(theirs.error);
 }
 
 /// The family a "family_<id>_..." constant belongs to (the longest id that
