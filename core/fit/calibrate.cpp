@@ -80,7 +80,7 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
     // Statistics with the final values.
     Problem done(set, p.cal, -1);
     fit.objectiveEnd = done.total();
-    const ValidationReport rep = predictSet(set, &p.cal);
+    const ValidationReport rep = done.report(); // = predictSet(set, &p.cal)
     for (std::size_t i = 0; i < set.cases.size(); ++i)
         fit.records += done.scored(i) ? 1 : 0;
     for (const auto& r : rep.rows)
@@ -88,7 +88,7 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
     std::vector<std::vector<std::size_t>> finalInfluence; // per id, at the final values (the cross-validation reuses them)
     for (const auto& id : ids) {
         const CalibrationEntry& e = *done.cal.find(id);
-        finalInfluence.push_back(done.influenced(e));
+        finalInfluence.push_back(done.influenced(e, true));
         const auto& cases = finalInfluence.back();
         const std::set<int> in(cases.begin(), cases.end());
         int n = 0;
@@ -103,6 +103,10 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
     int moved = 0;
     for (const auto& f : fit.fitted)
         moved += f.records > 0 ? 1 : 0;
+    if (options.leaveOneOut && !options.setBands) {
+        fit.cross = crossValidateFrom(set, fit.calibration, options, done, finalInfluence, rep);
+        return fit;
+    }
     const int distinct = distinctScoredRecords(rep);
     if (options.leaveOneOut && distinct < moved) {
         for (const char* id : {"uncertainty_memory", "uncertainty_throughput_training", "uncertainty_throughput_inference",

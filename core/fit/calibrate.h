@@ -40,6 +40,11 @@ struct CalibrateOptions {
     double tolerance = 1e-6;  // stop when no constant moves more (relative) in a sweep
     bool round = true;        // round fitted values to 4 significant digits
     bool leaveOneOut = true;  // run the LOO refits and set the uncertainty_* entries
+    /// With leaveOneOut: false fills CalibrationFit::cross alone, as
+    /// crossValidate(set, fit.calibration) would (whatever the number of
+    /// records), and sets no uncertainty_* entry (`validate --cross`: the fit's
+    /// own predictions and influence lists serve the leave-one-out).
+    bool setBands = true;
     int looSweeps = 2;
     /// Up to this many scored records every leave-one-out refit is exact
     /// (looSweeps coordinate sweeps from the full fit, O(N) each: O(N^2) in

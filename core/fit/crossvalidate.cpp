@@ -16,8 +16,8 @@ CrossValidation crossValidate(const ValidationSet& set, const Calibration& full,
     Problem base(set, full, -1);
     std::vector<std::vector<std::size_t>> influence;
     for (const auto* e : fittedEntries(full))
-        influence.push_back(base.influenced(*e));
-    return crossValidateFrom(set, full, options, base, influence, predictSet(set, &full));
+        influence.push_back(base.influenced(*e, true));
+    return crossValidateFrom(set, full, options, base, influence, base.report());
 }
 
 CrossValidation detail::fitting::crossValidateFrom(const ValidationSet& set, const Calibration& full,

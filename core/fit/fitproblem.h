@@ -159,6 +159,21 @@ public:
         parallelFor(cases.size(), [&](std::size_t k) { out[k] = lossOf(cases[k], predict(cases[k])); });
         return out;
     }
+    /// predictSet(set, &cal) from the rows as they are (every record current, none excluded).
+    ValidationReport report() const
+    {
+        ValidationReport out;
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            for (ValidationRow r : m_rows[i]) {
+                r.caseIndex = int(i);
+                out.rows.push_back(std::move(r));
+            }
+        out.skipped = m_set.skipped;
+        for (const auto& d : m_set.problems)
+            out.skipped.push_back(d.text());
+        summarize(out);
+        return out;
+    }
     double loss(std::size_t i) const { return m_loss[i]; }
     bool scored(std::size_t i) const { return m_expected[i] > 0; }
     bool active(std::size_t i) const { return int(i) != m_exclude && scored(i); }
@@ -170,7 +185,9 @@ public:
         return t;
     }
     /// The active records whose loss moves when `id` is scaled by 1.5 either way.
-    std::vector<std::size_t> influenced(const CalibrationEntry e)
+    /// `current`: every row was predicted at the current values and none moved
+    /// since (a Problem just built): the candidates need no refresh.
+    std::vector<std::size_t> influenced(const CalibrationEntry e, bool current = false)
     {
         const double x0 = e.value;
         const std::string family = familyOfConstant(e.id);
@@ -189,7 +206,7 @@ public:
             for (std::size_t i : all)
                 if (fitsOn(family, m_set.cases[i], m_baseOnAll || m_ownRun[i]))
                     cand.push_back(i);
-            if (f > 1) {
+            if (f > 1 && !current) {
                 cal.set(e.id, x0);
                 parallelFor(cand.size(), [&](std::size_t k) {
                     m_rows[cand[k]] = predict(cand[k]);
