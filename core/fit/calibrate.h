@@ -12,8 +12,10 @@
 //    the leave-one-out residuals instead (below). Structure is fixed.
 //  - Cyclic coordinate descent in file order, each constant searched in log
 //    space inside its [min, max] (a lower bound of 0 is taken as max x 1e-6):
-//    a bracket grown from the current value, then golden-section to 1e-9 in
-//    ln(value). Only the records a constant moves are re-predicted (found by
+//    a bracket grown from the current value, then Brent's method (parabolic
+//    steps, golden-section where they do not shrink the bracket) to a bracket
+//    of 1e-9 in ln(value) (1e-5 above exactLooRecords records). Only the
+//    records a constant moves are re-predicted (found by
 //    nudging it x1.5 and /1.5 at the start of every sweep). Sweeps repeat until
 //    no constant changes by more than `tolerance` (relative), then every
 //    fitted value is rounded to 4 significant digits.

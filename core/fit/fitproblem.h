@@ -345,8 +345,10 @@ private:
     {
         double bestU = u0;
         double bestF = f0;
+        std::vector<std::pair<double, double>> seen{{u0, f0}}; // every (u, f(u)) so far
         auto eval = [&](double u) {
             const double v = f(u);
+            seen.emplace_back(u, v);
             if (v < bestF) {
                 bestF = v;
                 bestU = u;
@@ -384,31 +386,88 @@ private:
             }
             break;
         }
-        // Golden-section search inside [lo, hi].
-        double x1 = hi - kGolden * (hi - lo);
-        double x2 = lo + kGolden * (hi - lo);
-        double f1 = eval(x1);
-        double f2 = eval(x2);
-        while (hi - lo > m_precision) {
-            if (f1 <= f2) {
-                hi = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = hi - kGolden * (hi - lo);
-                f1 = eval(x1);
+        // Brent's method inside [lo, hi] (parabolic steps through the three best
+        // points, a golden-section step where a parabola would not shrink the
+        // bracket; Brent 1973, ch. 5), from the best point of the bracketing and
+        // the two next-best points it evaluated, until the bracket is narrower
+        // than m_precision.
+        double x = bestU;
+        double fx = bestF;
+        double w = x, fw = fx, v = x, fv = fx;
+        std::sort(seen.begin(), seen.end(), [](const auto& l, const auto& r) { return l.second < r.second; });
+        for (const auto& [u, fu] : seen) {
+            if (u < lo || u > hi || u == x || u == w)
+                continue;
+            if (w == x) {
+                w = u;
+                fw = fu;
             } else {
-                lo = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = lo + kGolden * (hi - lo);
-                f2 = eval(x2);
+                v = u;
+                fv = fu;
+                break;
+            }
+        }
+        constexpr double kCGold = 1 - kGolden;
+        const double tol1 = m_precision / 4;
+        const double tol2 = 2 * tol1;
+        // With three points known a parabola may be tried at once.
+        double e = v != w ? hi - lo : 0;
+        double d = e;
+        for (int iteration = 0; iteration < 200; ++iteration) {
+            const double xm = (lo + hi) / 2;
+            if (std::fabs(x - xm) <= tol2 - (hi - lo) / 2)
+                break;
+            bool golden = true;
+            if (std::fabs(e) > tol1) {
+                const double r = (x - w) * (fx - fv);
+                double q = (x - v) * (fx - fw);
+                double p = (x - v) * q - (x - w) * r;
+                q = 2 * (q - r);
+                if (q > 0)
+                    p = -p;
+                q = std::fabs(q);
+                const double previous = e;
+                e = d;
+                if (std::fabs(p) < std::fabs(q * previous / 2) && p > q * (lo - x) && p < q * (hi - x)) {
+                    d = p / q;
+                    const double u = x + d;
+                    if (u - lo < tol2 || hi - u < tol2)
+                        d = xm > x ? tol1 : -tol1;
+                    golden = false;
+                }
+            }
+            if (golden) {
+                e = x >= xm ? lo - x : hi - x;
+                d = kCGold * e;
+            }
+            const double u = std::fabs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
+            const double fu = eval(u);
+            if (fu <= fx) {
+                (u >= x ? lo : hi) = x;
+                v = w;
+                fv = fw;
+                w = x;
+                fw = fx;
+                x = u;
+                fx = fu;
+            } else {
+                (u < x ? lo : hi) = u;
+                if (fu <= fw || w == x) {
+                    v = w;
+                    fv = fw;
+                    w = u;
+                    fw = fu;
+                } else if (fu <= fv || v == x || v == w) {
+                    v = u;
+                    fv = fu;
+                }
             }
         }
         return bestU;
     }
 
 public:
-    /// Golden-section stop, in ln(value): 1e-9, or coarser for many records.
+    /// Line-search stop (bracket width), in ln(value): 1e-9, or coarser for many records.
     double m_precision = 1e-9;
 
 private:
