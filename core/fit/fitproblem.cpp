@@ -7,6 +7,66 @@
 
 namespace gp::detail::fitting {
 
+Helper& Helper::get()
+{
+    static Helper helper;
+    return helper;
+}
+
+Helper::Helper()
+    : m_thread([this] { loop(); })
+{
+}
+
+Helper::~Helper()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_changed.notify_all();
+    m_thread.join();
+}
+
+bool Helper::share(const std::function<void()>& work)
+{
+    if (!m_callers.try_lock())
+        return false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_work = &work;
+        m_done = false;
+    }
+    m_changed.notify_all();
+    return true;
+}
+
+void Helper::wait()
+{
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return m_done; });
+    }
+    m_callers.unlock();
+}
+
+void Helper::loop()
+{
+    std::unique_lock lock(m_mutex);
+    while (true) {
+        m_changed.wait(lock, [this] { return m_stop || m_work; });
+        if (m_stop)
+            return;
+        const std::function<void()>* work = m_work;
+        m_work = nullptr;
+        lock.unlock();
+        (*work)(); // never throws: parallelFor's work keeps its exceptions
+        lock.lock();
+        m_done = true;
+        m_changed.notify_all();
+    }
+}
+
 /// The family a "family_<id>_..." constant belongs to (the longest id that
 /// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
 std::string familyOfConstant(const std::string& id)

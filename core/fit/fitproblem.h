@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cmath>
 #include <exception>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +28,30 @@ constexpr double kMissingRowLoss = 1e3; // a scored row the calibration makes un
 constexpr double kGolden = 0.6180339887498949;
 
 inline bool isUncertainty(const std::string& id) { return id.rfind("uncertainty_", 0) == 0; }
+
+/// The fit's second thread, started on first use and kept for the process
+/// (a thread per parallel loop cost ~10% of the fit once estimates got fast).
+/// share(work) runs `work` on it while the caller runs its own share; false
+/// (nothing started) when it is busy with another caller's loop, whose caller
+/// then does all the work itself. wait() returns once the helper's `work` ran.
+class Helper {
+public:
+    static Helper& get();
+    bool share(const std::function<void()>& work);
+    void wait();
+    ~Helper();
+
+private:
+    Helper();
+    void loop();
+    std::mutex m_callers; // held by the caller whose loop the helper shares
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    const std::function<void()>* m_work = nullptr;
+    bool m_done = false;
+    bool m_stop = false;
+    std::thread m_thread;
+};
 
 /// Calls f(0) .. f(n-1), on two threads when n is large enough to pay for one.
 /// Each index is computed by exactly one thread (the threads take the next
@@ -58,10 +84,13 @@ void parallelFor(std::size_t n, const F& f)
         }
     };
     Failure theirs;
-    std::thread other([&] { work(theirs); });
+    const std::function<void()> helperWork = [&] { work(theirs); };
+    Helper& helper = Helper::get();
+    const bool shared = helper.share(helperWork);
     Failure mine;
     work(mine);
-    other.join();
+    if (shared)
+        helper.wait();
     if (mine.error && mine.index < theirs.index)
         std::rethrow_exception(mine.error);
     if (theirs.error)
