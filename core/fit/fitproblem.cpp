@@ -30,7 +30,8 @@ Helper::~Helper()
 
 bool Helper::share(const std::function<void()>& work)
 {
-    if (!m_callers.try_lock())
+    bool idle = false;
+    if (!m_busy.compare_exchange_strong(idle, true))
         return false;
     {
         std::lock_guard lock(m_mutex);
@@ -47,7 +48,7 @@ void Helper::wait()
         std::unique_lock lock(m_mutex);
         m_changed.wait(lock, [this] { return m_done; });
     }
-    m_callers.unlock();
+    m_busy = false;
 }
 
 void Helper::loop()

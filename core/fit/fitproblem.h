@@ -44,7 +44,7 @@ public:
 private:
     Helper();
     void loop();
-    std::mutex m_callers; // held by the caller whose loop the helper shares
+    std::atomic<bool> m_busy{false}; // a caller's loop holds the helper (a flag, not a mutex: a nested loop just finds it busy)
     std::mutex m_mutex;
     std::condition_variable m_changed;
     const std::function<void()>* m_work = nullptr;
