@@ -289,9 +289,9 @@ int cmdValidate(const Args& a, std::ostream& out, std::ostream& err)
             // The full fit from the given calibration (for the shipped data the
             // built-in one is already that fit), then one refit per record.
             CalibrateOptions options;
-            options.leaveOneOut = false;
+            options.setBands = false; // full.cross: the leave-one-out predictions, from the fit's own predictions
             const CalibrationFit full = fitCalibration(set, cal ? *cal : builtinCalibration(), options);
-            const CrossValidation cv = crossValidate(set, full.calibration, CalibrateOptions{});
+            const CrossValidation& cv = full.cross;
             out << printable(a.summary ? crossValidationSummary(cv) : crossValidationTable(cv), true);
             return a.check && !cv.leaveOneOut.withinBounds() ? 1 : 0;
         }

@@ -12,8 +12,10 @@
 //    the leave-one-out residuals instead (below). Structure is fixed.
 //  - Cyclic coordinate descent in file order, each constant searched in log
 //    space inside its [min, max] (a lower bound of 0 is taken as max x 1e-6):
-//    a bracket grown from the current value, then golden-section to 1e-9 in
-//    ln(value). Only the records a constant moves are re-predicted (found by
+//    a bracket grown from the current value, then Brent's method (parabolic
+//    steps, golden-section where they do not shrink the bracket) to a bracket
+//    of 1e-9 in ln(value) (1e-5 above exactLooRecords records). Only the
+//    records a constant moves are re-predicted (found by
 //    nudging it x1.5 and /1.5 at the start of every sweep). Sweeps repeat until
 //    no constant changes by more than `tolerance` (relative), then every
 //    fitted value is rounded to 4 significant digits.
@@ -40,6 +42,11 @@ struct CalibrateOptions {
     double tolerance = 1e-6;  // stop when no constant moves more (relative) in a sweep
     bool round = true;        // round fitted values to 4 significant digits
     bool leaveOneOut = true;  // run the LOO refits and set the uncertainty_* entries
+    /// With leaveOneOut: false fills CalibrationFit::cross alone, as
+    /// crossValidate(set, fit.calibration) would (whatever the number of
+    /// records), and sets no uncertainty_* entry (`validate --cross`: the fit's
+    /// own predictions and influence lists serve the leave-one-out).
+    bool setBands = true;
     int looSweeps = 2;
     /// Up to this many scored records every leave-one-out refit is exact
     /// (looSweeps coordinate sweeps from the full fit, O(N) each: O(N^2) in

@@ -7,6 +7,9 @@
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
 #include "core/fit/validate.h"
+#include "core/estimate/estimate.h"
+#include "core/estimate/memoryonly.h"
+#include "core/scenario/scenario.h"
 
 #include <QtTest>
 
@@ -364,6 +367,68 @@ private slots:
             QCOMPARE(e.problems().size(), std::size_t(1));
             QCOMPARE(QString::fromStdString(e.problems()[0].text()),
                      QStringLiteral("constants[35].value: conv_eff = 1.5 is outside its bounds [0.01, 1]"));
+        }
+    }
+
+    void memoryOnIsTheEstimatesMemory()
+    {
+        // The published rows' maximum-throughput batch search asks memoryOn
+        // whether a batch fits: it must be the whole estimate's memory and
+        // capacity, bit for bit, in every mode (training, eager and serving
+        // inference with a memory_fraction, a MIG slice, another calibration).
+        const gp::Gpu& h100 = *gp::Catalog::builtin().find("nvidia-h100-sxm");
+        gp::Calibration other = gp::builtinCalibration();
+        other.set("allocator_slack_transient", other.find("allocator_slack_transient")->value * 1.3);
+        struct Case {
+            gp::Mode mode;
+            gp::Runtime runtime;
+            int batch;
+            double memoryFraction;
+            const char* mig;
+            const gp::Calibration* calibration;
+        };
+        const Case cases[] = {
+            {gp::Mode::Training, gp::Runtime::Eager, 4, 1.0, "", nullptr},
+            {gp::Mode::Training, gp::Runtime::Optimized, 2, 1.0, "", &other},
+            {gp::Mode::Inference, gp::Runtime::Eager, 8, 1.0, "", nullptr},
+            {gp::Mode::Inference, gp::Runtime::Serving, 64, 0.9, "", nullptr},
+            {gp::Mode::Inference, gp::Runtime::Serving, 512, 0.9, "", &other},
+            {gp::Mode::Inference, gp::Runtime::Optimized, 1, 1.0, "3g", nullptr},
+        };
+        for (const Case& c : cases) {
+            gp::Scenario s;
+            s.name = "memory-on";
+            s.modelSpec.form = gp::ModelSpec::Form::Preset;
+            s.modelSpec.presetId = "llama-3.1-8b";
+            s.model = gp::resolveModel(s.modelSpec);
+            s.hardware.gpus = {h100.id};
+            s.hardware.mig = c.mig;
+            s.mode = c.mode;
+            s.runtime = c.runtime;
+            s.training.microBatch = c.batch;
+            s.training.seqLen = 2048;
+            s.inference.batch = c.batch;
+            s.inference.promptTokens = 1024;
+            s.inference.outputTokens = 1024;
+            s.inference.memoryFraction = c.memoryFraction;
+            gp::EstimateOptions o{false};
+            o.calibration = c.calibration;
+            const gp::GpuEstimate e = gp::estimateOn(s, h100, o);
+            const gp::MemoryFit m = gp::memoryOn(s, h100, o);
+            QCOMPARE(m.memory.weights, e.memory.weights);
+            QCOMPARE(m.memory.gradients, e.memory.gradients);
+            QCOMPARE(m.memory.optimizer, e.memory.optimizer);
+            QCOMPARE(m.memory.activations, e.memory.activations);
+            QCOMPARE(m.memory.kvCache, e.memory.kvCache);
+            QCOMPARE(m.memory.overhead, e.memory.overhead);
+            QCOMPARE(m.capacityBytes, e.capacityBytes);
+            // H100 SXM: 80 GiB (the 3g slice: 4/8 of it) x usable_memory_fraction,
+            // x inference.memory_fraction under a serving engine.
+            const double gib = 1024.0 * 1024 * 1024;
+            const double usable = (c.calibration ? *c.calibration : gp::builtinCalibration()).usableMemoryFraction;
+            const double expected = (*c.mig ? 40 : 80) * gib * usable *
+                                    (c.runtime == gp::Runtime::Serving ? c.memoryFraction : 1.0);
+            QCOMPARE(m.capacityBytes, expected);
         }
     }
 

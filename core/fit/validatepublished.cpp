@@ -1,0 +1,237 @@
+// Published records (published.json's shape: id, category, model_arch,
+// hardware, software, metric, value) as validation cases.
+#include "core/fit/validateparts.h"
+
+#include "core/base/errors.h"
+#include "core/base/units.h"
+#include "core/calibration/calibration.h"
+#include "core/estimate/memoryonly.h"
+#include "core/hardware/catalog.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp::detail::fitrecord {
+
+/// One record in published.json's shape (id, category, model_arch, hardware, software, metric, value).
+void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, RecordReader& rr)
+{
+    const std::string id = r.value("id", std::string("?"));
+    const std::string category = r.value("category", "");
+    const json& arch = r.value("model_arch", json::object());
+    const json& hw = r.value("hardware", json::object());
+    const json& sw = r.value("software", json::object());
+    const std::string gpuId = gpuIdFromDeviceName(hw.value("gpu", std::string()));
+    const Gpu* gpu = cat.find(gpuId);
+    const std::string label = id + " " + r.value("model", std::string());
+    if (!gpu) {
+        rep.skipped.push_back(label + ": GPU \"" + hw.value("gpu", std::string()) + "\" not mapped to the catalog");
+        return;
+    }
+    Scenario s = baseScenario(label);
+    s.hardware.gpus = {gpuId};
+    s.hardware.count = rr.get(hw, "hardware", "count", 1, 1, 1'000'000);
+    for (const char* key : {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len"})
+        (void)rr.get(arch, "model_arch", key, 1);
+    const bool hasOther = sw.is_object() && sw.contains("other") && sw["other"].is_object();
+    const json& otherSw = hasOther ? sw["other"] : json::object();
+    for (const char* key : {"tp", "pp", "grad_accum", "input_len", "output_len"})
+        (void)rr.get(otherSw, "software.other", key, 1, 1, key[0] == 't' || key[0] == 'p' ? 1024 : 10'000'000);
+    (void)rr.get(sw, "software", "micro_batch_per_gpu", 1);
+    // The published figure (tokens/s, images/s or GiB): a positive finite number.
+    (void)rr.measured(r, "value", kMinRate, kMaxRate, "");
+    if (!rr.ok())
+        return;
+    const std::string precision = lower(sw.value("precision", std::string()));
+    const std::string framework = lower(sw.value("framework", std::string()));
+    const std::string modelName = lower(r.value("model", std::string()));
+    auto explicitModel = [&] {
+        json m = {{"family", "decoder"},
+                  {"layers", arch.value("layers", 0)},
+                  {"hidden", arch.value("hidden", 0)},
+                  {"heads", arch.value("heads", 0)},
+                  {"kv_heads", arch.value("kv_heads", arch.value("heads", 0))},
+                  {"ffn_hidden", arch.value("ffn_hidden", 0)},
+                  {"vocab", arch.value("vocab", 0)}};
+        const bool gelu = arch.value("ffn_hidden", 0) == 4 * arch.value("hidden", 0);
+        m["ffn"] = gelu ? "gelu" : "swiglu";
+        if (gelu)
+            m["positional"] = "rope"; // MPT uses ALiBi: no learned position table
+        s.modelSpec.form = ModelSpec::Form::Explicit;
+        s.modelSpec.jsonText = m.dump();
+        s.model = resolveModel(s.modelSpec);
+    };
+    try {
+        if (category == "training_throughput") {
+            explicitModel();
+            s.mode = Mode::Training;
+            s.runtime = Runtime::Optimized;
+            s.training.microBatch = sw.value("micro_batch_per_gpu", 1);
+            s.training.seqLen = arch.value("seq_len", 2048);
+            const std::string ac = lower(sw.value("activation_checkpointing", std::string("none")));
+            s.training.checkpointing = has(ac, "selective") ? Checkpointing::Selective
+                                       : has(ac, "full")    ? Checkpointing::Full
+                                                            : Checkpointing::None;
+            s.training.precision = TrainPrecision::AmpBF16;
+            const std::string par = lower(sw.value("parallelism", std::string()));
+            s.hardware.zero = has(par, "fsdp") || has(par, "zero-3") ? 3 : 0;
+            const json& other = sw.value("other", json::object());
+            if (other.is_object()) {
+                s.hardware.tp = other.value("tp", 1);
+                s.hardware.pp = other.value("pp", 1);
+                s.training.gradAccum = other.value("grad_accum", 1);
+                if (s.hardware.pp > 1 && !other.contains("grad_accum")) {
+                    // A pipeline splits the local batch into micro-batches of 1.
+                    s.training.gradAccum = s.training.microBatch;
+                    s.training.microBatch = 1;
+                }
+            }
+            addCase(rep, s, *gpu, [count = s.hardware.count, value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+                add("published_train_tokens_per_s_per_gpu", e.training->tokensPerS / count, value);
+            });
+        } else if (category == "training_memory") {
+            if (has(lower(sw.value("optimizer", std::string())), "paged")) {
+                rep.skipped.push_back(label + ": paged 8-bit AdamW with optimizer-in-backward keeps states in host "
+                                              "memory and stores no gradients; not modelled");
+                return;
+            }
+            explicitModel();
+            s.mode = Mode::Training;
+            s.runtime = has(lower(r.value("notes", std::string())), "torch.compile on") ? Runtime::Optimized : Runtime::Eager;
+            s.training.microBatch = sw.value("micro_batch_per_gpu", 1);
+            s.training.seqLen = arch.value("seq_len", 2048);
+            const std::string mode = lower(r.value("mode", std::string()));
+            const std::string optim = lower(sw.value("optimizer", std::string()));
+            s.training.method = has(mode, "qlora") ? TrainMethod::Qlora : has(mode, "lora") ? TrainMethod::Lora : TrainMethod::Full;
+            s.training.precision = TrainPrecision::BF16;
+            s.training.optimizer = has(optim, "8bit") ? Optimizer::AdamW8bit : Optimizer::AdamW;
+            s.training.checkpointing = Checkpointing::Full;
+            if (s.training.method != TrainMethod::Full)
+                s.training.loraTargets = {"q_proj", "v_proj", "o_proj"};
+            // torchtune reports max_memory_reserved: no CUDA context.
+            addCase(rep, s, *gpu, [value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+                add("published_peak_reserved_gib", units::bytesToGiB(e.memory.total()) - 620.0 / 1024, value);
+            });
+        } else if (category == "vision") {
+            setPreset(s, has(modelName, "resnet-50") || has(modelName, "resnet50") ? "resnet50" : "resnet18");
+            const bool train = has(lower(r.value("mode", std::string())), "training");
+            s.mode = train ? Mode::Training : Mode::Inference;
+            s.runtime = Runtime::Eager;
+            const int batch = sw.value("micro_batch_per_gpu", 256);
+            if (train) {
+                s.training.microBatch = batch;
+                s.training.optimizer = Optimizer::SGDMomentum;
+                s.training.precision = has(precision, "fp16") ? TrainPrecision::AmpFP16 : TrainPrecision::AmpBF16;
+            } else {
+                s.inference.batch = batch;
+                s.inference.precision = InferPrecision::FP16;
+            }
+            addCase(rep, s, *gpu, [train, value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+                add("published_vision_images_per_s", train ? e.training->samplesPerS : e.inference->samplesPerS.value_or(0),
+                    value);
+            });
+        } else if (category == "inference" || category == "inference_per_gpu") {
+            // Offline maximum-throughput runs: the engine grows the batch until the
+            // KV cache fills the memory; we do the same and keep the best rate.
+            explicitModel();
+            s.mode = Mode::Inference;
+            // Serving engines (paged KV, chunked prefill, in-flight batching) run
+            // as the runtime "serving"; anything else as a static-cache stack.
+            s.runtime = has(framework, "tensorrt") || has(framework, "vllm") || has(framework, "sglang")
+                            ? Runtime::Serving
+                            : Runtime::Optimized;
+            const json other = sw.value("other", json::object()).is_object() ? sw.value("other", json::object()) : json::object();
+            s.inference.promptTokens = other.value("input_len", 1024);
+            s.inference.outputTokens = other.value("output_len", 1024);
+            s.hardware.pp = other.value("pp", 1);
+            s.hardware.tp = other.value("tp", s.hardware.count / std::max(1, s.hardware.pp));
+            s.hardware.count = std::max(s.hardware.count, s.hardware.tp * s.hardware.pp);
+            // "inference_per_gpu" rows give output tokens/s per GPU of the group.
+            const double perGpu = category == "inference_per_gpu" ? double(s.hardware.count) : 1.0;
+            s.inference.precision = has(precision, "fp4") ? InferPrecision::FP4
+                                    : has(precision, "fp8") ? InferPrecision::FP8
+                                    : has(precision, "int4") ? InferPrecision::INT4
+                                    : has(precision, "int8") ? InferPrecision::INT8
+                                                             : InferPrecision::BF16;
+            ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}};
+            c.predict = [s, g = *gpu, value = num(r, "value"), perGpu](const EstimateOptions& o, Rows& rows) mutable {
+                const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
+                if (s.runtime == Runtime::Serving) {
+                    // The engine admits what its KV pool holds (core/estimate/servingload.h): the
+                    // pool is kvFraction of the memory free after the weights and buffers,
+                    // i.e. inference.memory_fraction = (others + kvFraction x free) / total.
+                    s.inference.memoryFraction = 1.0;
+                    s.inference.batch = 1;
+                    const MemoryFit one = memoryOn(s, g, o); // memory only: estimateOn's, bit for bit
+                    const double others = one.memory.total() - one.memory.kvCache;
+                    if (others < one.capacityBytes)
+                        s.inference.memoryFraction =
+                            (others + kvFraction * (one.capacityBytes - others)) / one.capacityBytes;
+                }
+                double best = 0;
+                int bestBatch = 0;
+                double bestSigma = 0;
+                // Paged KV caches admit requests by the memory they use now: on
+                // average a running request is half-way through its output.
+                const double inUse = (s.inference.promptTokens + s.inference.outputTokens / 2.0) /
+                                     (s.inference.promptTokens + s.inference.outputTokens);
+                // Batches 1, 2, 3, 4, 6, 8, 12, ... 2048. The rate grows with the
+                // batch up to the largest one whose KV cache fits, so that one is
+                // found by bisection (memory is monotone in the batch) and the best
+                // rate is taken among it and the two below it.
+                std::vector<int> batches;
+                for (int step = 1; step < 40; ++step) {
+                    const int batch = (step % 2 == 0 ? 2 : 3) << (step / 2) >> 1;
+                    if (batch > 2048)
+                        break;
+                    batches.push_back(batch);
+                }
+                // The engine gives its KV pool a fraction of the memory left free
+                // after weights and buffers (trtllm-bench: kv_cache_free_gpu_mem_fraction 0.95).
+                auto fits = [&](const MemoryBreakdown& m, double capacityBytes) {
+                    const double others = m.total() - m.kvCache;
+                    return !(others + m.kvCache * inUse / kvFraction > capacityBytes);
+                };
+                auto tryBatch = [&](std::size_t k, bool score) {
+                    s.inference.batch = batches[k];
+                    if (!score) {
+                        // The bisection asks only whether the batch fits: the memory
+                        // model alone (memoryonly.h), not the whole estimate.
+                        const MemoryFit m = memoryOn(s, g, o);
+                        return fits(m.memory, m.capacityBytes);
+                    }
+                    const GpuEstimate e = estimateOn(s, g, o);
+                    if (!fits(e.memory, e.capacityBytes))
+                        return false;
+                    if (e.inference->tokensPerS && *e.inference->tokensPerS > best) {
+                        best = *e.inference->tokensPerS;
+                        bestBatch = batches[k];
+                        bestSigma = e.uncertainty.throughput;
+                    }
+                    return true;
+                };
+                std::size_t lo = 0;
+                std::size_t hi = batches.size(); // batches[lo] fits (when any does), batches[hi] does not
+                if (tryBatch(0, true)) {
+                    while (hi - lo > 1) {
+                        const std::size_t mid = (lo + hi) / 2;
+                        (tryBatch(mid, false) ? lo : hi) = mid;
+                    }
+                    for (std::size_t k = lo > 2 ? lo - 2 : 1; k <= lo && k > 0; ++k)
+                        tryBatch(k, true);
+                }
+                add(rows, s.name + " (batch " + std::to_string(bestBatch) + ")", g.id,
+                    "published_infer_output_tokens_per_s", best / perGpu, value, bestSigma);
+            };
+            Rows trial;
+            c.predict(EstimateOptions{false}, trial);
+            rep.cases.push_back(std::move(c));
+        } else {
+            rep.skipped.push_back(label + ": category \"" + category + "\" not modelled");
+        }
+    } catch (const InputError& e) {
+        rep.skipped.push_back(label + ": " + e.what());
+    }
+}
+
+} // namespace gp::detail::fitrecord
