@@ -106,7 +106,7 @@ std::string presetsTable()
     for (const auto& m : modelPresets()) {
         const char* fam = m.family == ModelFamily::Decoder ? "decoder" : m.family == ModelFamily::Encoder ? "encoder" : "vision";
         const double total = m.isLanguageModel() ? m.totalParams() : m.vision.params;
-        const double active = m.isLanguageModel() ? m.activeParams() : m.vision.params;
+        const double active = m.isLanguageModel() ? m.modelCardActiveParams() : m.vision.params;
         std::snprintf(line, sizeof line, "%-18s %-26s %-8s %9.3gB %9.3gB %6d %7d %6d %6d %8lld\n", m.id.c_str(),
                       m.name.substr(0, 26).c_str(), fam, total / 1e9, active / 1e9, m.layers, m.hidden, m.heads,
                       m.kvHeads, static_cast<long long>(m.vocab));
@@ -124,7 +124,7 @@ std::string presetsJson()
         j["name"] = m.name;
         j["family"] = m.family == ModelFamily::Decoder ? "decoder" : m.family == ModelFamily::Encoder ? "encoder" : "vision";
         j["params"] = m.isLanguageModel() ? m.totalParams() : m.vision.params;
-        j["active_params"] = m.isLanguageModel() ? m.activeParams() : m.vision.params;
+        j["active_params"] = m.isLanguageModel() ? m.modelCardActiveParams() : m.vision.params;
         if (m.isLanguageModel()) {
             j["layers"] = m.layers;
             j["hidden"] = m.hidden;

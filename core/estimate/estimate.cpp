@@ -442,7 +442,7 @@ ModelFacts modelFacts(const Scenario& s)
 {
     ModelFacts f;
     f.params = s.model.totalParams();
-    f.activeParams = s.model.isLanguageModel() ? s.model.activeParams() : f.params;
+    f.activeParams = s.model.isLanguageModel() ? s.model.modelCardActiveParams() : f.params;
     if (s.mode == Mode::Inference && s.model.family == ModelFamily::Decoder) {
         // The GPU-independent default KV format (estimateOn's, FP8 assumed for FP4 weights).
         InferPrecision kv = s.inference.checkpointWeights ? InferPrecision::BF16 : s.inference.precision;

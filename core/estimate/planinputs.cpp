@@ -105,28 +105,34 @@ GpuTraits readGpuTraits(const Gpu& gpu)
         t.nodeSize = 72; // NVL72 racks
     else if (gpu.isTpu())
         t.nodeSize = 256;
+    else if (gpu.formFactor.find("Superchip") != std::string::npos)
+        // A GH200 is rented and priced as one superchip (Lambda's "1x GH200"):
+        // its 900 GB/s NVLink-C2C joins the GPU to its own Grace CPU, not to
+        // another GPU, so a second GH200 is reached over the network.
+        t.nodeSize = 1;
     t.bridged = gpu.interconnect.find("bridge") != std::string::npos;
     return t;
 }
 
 /// readGpuTraits, remembered for the last GPU seen on this thread: the traits
-/// are a function of the four strings alone, and callers estimate one GPU many
+/// are a function of the five strings alone, and callers estimate one GPU many
 /// times over (the planner's layouts, calibrate's refits).
 const GpuTraits& gpuTraits(const Gpu& gpu)
 {
     struct Last {
-        std::string vendor, architecture, interconnect, category;
+        std::string vendor, architecture, interconnect, category, formFactor;
         GpuTraits traits;
         bool valid = false;
     };
     thread_local Last last;
     if (!last.valid || last.architecture != gpu.architecture || last.vendor != gpu.vendor ||
-        last.interconnect != gpu.interconnect || last.category != gpu.category) {
+        last.interconnect != gpu.interconnect || last.category != gpu.category || last.formFactor != gpu.formFactor) {
         last.traits = readGpuTraits(gpu);
         last.vendor = gpu.vendor;
         last.architecture = gpu.architecture;
         last.interconnect = gpu.interconnect;
         last.category = gpu.category;
+        last.formFactor = gpu.formFactor;
         last.valid = true;
     }
     return last.traits;

@@ -253,6 +253,28 @@ private slots:
         QVERIFY(term(e8, "time.decode.pipeline").formula.find("8 stages") == 0);
     }
 
+    void aSecondGh200IsReachedOverTheNetwork()
+    {
+        // A GH200 is rented as one superchip; its 900 GB/s NVLink-C2C goes to its
+        // own Grace CPU. The planner once ranked GH200 TP2-TP4 "over NVLink" first
+        // in 11 of 20 planning jobs. A pipeline send between two GH200s now takes
+        // the network: 1 x 8192 bf16 activations = 16 KiB at network_gbps (400 Gb/s
+        // = 50 GB/s) instead of 450 GB/s x nvlink_bus_eff, per stage boundary.
+        gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
+        s.runtime = gp::Runtime::Optimized;
+        s.inference.outputTokens = 128;
+        s.hardware.networkGbps = 400;
+        gp::Scenario p1 = s;
+        gp::Scenario p2 = s;
+        p2.hardware.count = 2;
+        p2.hardware.pp = 2;
+        const double t1 = *gp::estimateOn(p1, gpu("nvidia-gh200")).inference->tpotMs;
+        const double t2 = *gp::estimateOn(p2, gpu("nvidia-gh200")).inference->tpotMs;
+        const gp::Calibration& c = gp::builtinCalibration();
+        const double send = 8192.0 * 2 / 50e9 + c.allReduceLatencySBase + c.allReduceLatencySPerGpu;
+        QVERIFY2(std::fabs(t2 - (t1 + send * 1e3)) < 1e-9 * t1, qPrintable(QStringLiteral("%1 vs %2").arg(t2).arg(t1 + send * 1e3)));
+    }
+
     void trainingBubbleIsTheOneF1BSchedule()
     {
         // 1F1B: a step is (grad_accum + pp - 1) micro-batch slots, idle share
