@@ -1,7 +1,8 @@
 #pragma once
 // Scenario documents and files for the CLI tests (tst_cli, tst_clibadinput,
 // tst_cliestimate): the examples, a base scenario any merge patch can break,
-// garbage and oversized inputs, and a walk for numbers that are not finite.
+// garbage and oversized inputs, a walk for numbers that are not finite, and the
+// temporary folder each test class writes its files into (CliFiles).
 #include "cli_runner.h"
 #include "core/hardware/catalog.h"
 #include "app/cli/cli.h"
@@ -120,3 +121,30 @@ inline void badNumbers(const json& j, const std::string& path, std::vector<std::
 }
 
 inline bool finiteNonNegative(double v) { return std::isfinite(v) && v >= 0; }
+
+/// The temporary folder of a CLI test class (`class TestX : public QObject, protected
+/// CliFiles`): files written into it, the developer's catalog overlay kept out, and
+/// the built-in catalog's size, which listings are checked against.
+class CliFiles {
+protected:
+    /// Writes `bytes` to a file of that name in the temporary folder; returns its path.
+    std::string writeFile(const std::string& name, const QByteArray& bytes)
+    {
+        const std::string path = m_tmp.path().toStdString() + "/" + name;
+        writeBytes(path, bytes);
+        return path;
+    }
+
+    /// For initTestCase: the folder made, the overlay isolated, the catalog counted.
+    void setUpFiles()
+    {
+        QVERIFY(m_tmp.isValid());
+        // Isolate from the developer's own catalog overlay.
+        qputenv("GPUPLANNER_CATALOG_OVERLAY", (m_tmp.path() + "/no-overlay.json").toUtf8());
+        m_catalogSize = gp::Catalog::builtin().gpus().size();
+        QCOMPARE(m_catalogSize, std::size_t(48));
+    }
+
+    QTemporaryDir m_tmp;
+    std::size_t m_catalogSize = 0;
+};

@@ -6,7 +6,7 @@
 
 #include "cli_scenarios.h"
 
-class TestCliBadInput : public QObject {
+class TestCliBadInput : public QObject, protected CliFiles {
     Q_OBJECT
 
 private slots:
@@ -21,28 +21,11 @@ private slots:
     // Absurd but valid: exit 0 with finite numbers
     void absurdButValid_data();
     void absurdButValid();
-
-private:
-    std::string writeFile(const std::string& name, const QByteArray& bytes);
-
-    QTemporaryDir m_tmp;
-    std::size_t m_catalogSize = 0;
 };
-
-std::string TestCliBadInput::writeFile(const std::string& name, const QByteArray& bytes)
-{
-    const std::string path = m_tmp.path().toStdString() + "/" + name;
-    writeBytes(path, bytes);
-    return path;
-}
 
 void TestCliBadInput::initTestCase()
 {
-    QVERIFY(m_tmp.isValid());
-    // Isolate from the developer's own catalog overlay.
-    qputenv("GPUPLANNER_CATALOG_OVERLAY", (m_tmp.path() + "/no-overlay.json").toUtf8());
-    m_catalogSize = gp::Catalog::builtin().gpus().size();
-    QCOMPARE(m_catalogSize, std::size_t(48));
+    setUpFiles();
 }
 
 // ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // Helpers for the catalog tests (tst_catalog, tst_catalogoverlay): the metatypes
 // of the data-driven columns, a built-in GPU by id, a complete custom entry to
 // mutate, and expectInputError.
+#include "tests/common/expecterror.h"
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
 #include "core/base/precision.h"
@@ -34,14 +35,4 @@ inline const char* const kCustomEntry = R"({
     "price_hour_usd": {"low": 1.0, "typical": 1.5, "high": 2.0, "spot": null, "providers": "Acme cloud", "seen": "2026-06"}
 })";
 
-/// Runs f, expecting an InputError; returns it (or fails the test).
-template <typename F>
-inline gp::InputError expectInputError(F&& f)
-{
-    try {
-        f();
-    } catch (const gp::InputError& e) {
-        return e;
-    }
-    return gp::InputError("", "<no exception thrown>");
-}
+using gp::test::expectInputError;

@@ -2,6 +2,7 @@
 // Scenario documents for the scenario tests (tst_scenario, tst_scenarioforms):
 // the model forms (preset, explicit, hf_config, params) and workloads as JSON
 // text, with the helpers that parse and patch them.
+#include "tests/common/expecterror.h"
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
 #include "core/estimate/estimate.h"
@@ -76,16 +77,7 @@ inline std::string scenarioText(const char* model, const char* workload, const c
     return doc.dump();
 }
 
-template <typename F>
-inline gp::InputError expectInputError(F&& f)
-{
-    try {
-        f();
-    } catch (const gp::InputError& e) {
-        return e;
-    }
-    return gp::InputError("<none>", "<no exception thrown>");
-}
+using gp::test::expectInputError;
 
 /// For QVERIFY2 messages (evaluated even when the check passes).
 inline QByteArray warningsText(const gp::ParsedScenario& p)

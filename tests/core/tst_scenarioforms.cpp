@@ -13,17 +13,7 @@ private slots:
     void formsAgree();
     void paramsFormIsApproximate();
     void paramsMoeExpertWidthNotDropped();
-
-private:
-    json minimal() const;
 };
-
-json TestScenarioForms::minimal() const
-{
-    return json::parse(R"({"format": "gpuplanner-scenario", "version": 1,
-                           "model": {"preset": "gpt2-124m"},
-                           "workload": {"mode": "training", "training": {}}})");
-}
 
 // ---------------------------------------------------------------------------
 // The three forms of one architecture
