@@ -4,6 +4,7 @@
 #include "core/base/tempfiles.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +20,33 @@ namespace {
 
 std::string errnoText(const char* what, int e) { return std::string(what) + ": " + std::strerror(e); }
 
+/// A write past the file-size limit (`ulimit -f`, RLIMIT_FSIZE) raises SIGXFSZ,
+/// whose default action ends the process with the temporary file still there.
+/// Ignored while a file is written, the write fails with EFBIG instead, and the
+/// temporary is removed as on a full disk (ENOSPC). The previous action comes back
+/// after.
+class FileSizeSignalIgnored {
+public:
+    FileSizeSignalIgnored()
+    {
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        m_saved = ::sigaction(SIGXFSZ, &ignore, &m_previous) == 0;
+    }
+    ~FileSizeSignalIgnored()
+    {
+        if (m_saved)
+            ::sigaction(SIGXFSZ, &m_previous, nullptr);
+    }
+    FileSizeSignalIgnored(const FileSizeSignalIgnored&) = delete;
+    FileSizeSignalIgnored& operator=(const FileSizeSignalIgnored&) = delete;
+
+private:
+    struct sigaction m_previous {};
+    bool m_saved = false;
+};
+
 } // namespace
 
 std::string writeTextFileAtomically(const std::string& path, const std::string& text)
@@ -33,6 +61,7 @@ std::string writeTextFileAtomically(const std::string& path, const std::string& 
     fs::path dir = fs::path(path).parent_path();
     if (dir.empty())
         dir = ".";
+    const FileSizeSignalIgnored fileSizeSignal;
     // Registered: SIGINT/SIGTERM while it exists removes it (core/base/tempfiles.h).
     std::string temp = (dir / ".gpuplanner-XXXXXX.part").string();
     const int fd = createRegisteredTempFile(temp, 5);

@@ -9,20 +9,14 @@
 
 namespace gp {
 
-extern const char kEngineVllmJson[];
-extern const std::size_t kEngineVllmJsonSize;
-extern const char kEngineSglangJson[];
-extern const std::size_t kEngineSglangJsonSize;
-extern const char kEngineTrtllmJson[];
-extern const std::size_t kEngineTrtllmJsonSize;
-extern const char kEngineTorchrunFsdpJson[];
-extern const std::size_t kEngineTorchrunFsdpJsonSize;
-extern const char kEngineDeepspeedJson[];
-extern const std::size_t kEngineDeepspeedJsonSize;
-extern const char kEngineAccelerateJson[];
-extern const std::size_t kEngineAccelerateJsonSize;
-extern const char kEngineTorchtuneJson[];
-extern const std::size_t kEngineTorchtuneJsonSize;
+// Each engine's list, embedded by core/CMakeLists.txt as kEngine<Name>Json (NUL-terminated)
+// and kEngine<Name>JsonSize; GP_ENGINES names them once, in the order `launch` lists them.
+#define GP_ENGINES(X) X(Vllm) X(Sglang) X(Trtllm) X(TorchrunFsdp) X(Deepspeed) X(Accelerate) X(Torchtune)
+#define GP_ENGINE_DECLARE(name)                                                                                        \
+    extern const char kEngine##name##Json[];                                                                           \
+    extern const std::size_t kEngine##name##JsonSize;
+GP_ENGINES(GP_ENGINE_DECLARE)
+#undef GP_ENGINE_DECLARE
 
 namespace {
 
@@ -71,11 +65,9 @@ EngineSpec parseSpec(std::string_view text)
 const std::vector<EngineSpec>& specs()
 {
     static const std::vector<EngineSpec> all = [] {
-        const std::string_view texts[] = {
-            {kEngineVllmJson, kEngineVllmJsonSize},           {kEngineSglangJson, kEngineSglangJsonSize},
-            {kEngineTrtllmJson, kEngineTrtllmJsonSize},       {kEngineTorchrunFsdpJson, kEngineTorchrunFsdpJsonSize},
-            {kEngineDeepspeedJson, kEngineDeepspeedJsonSize}, {kEngineAccelerateJson, kEngineAccelerateJsonSize},
-            {kEngineTorchtuneJson, kEngineTorchtuneJsonSize}};
+#define GP_ENGINE_TEXT(name) std::string_view(kEngine##name##Json, kEngine##name##JsonSize),
+        const std::string_view texts[] = {GP_ENGINES(GP_ENGINE_TEXT)};
+#undef GP_ENGINE_TEXT
         std::vector<EngineSpec> out;
         for (auto t : texts)
             out.push_back(parseSpec(t));

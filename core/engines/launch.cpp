@@ -1,6 +1,6 @@
 // The configuration to launch (a plan option or the scenario as it stands) and
 // the numbers every launch file opens with. The per-engine files are written in
-// launchwriters.cpp.
+// launchserving.cpp and launchtraining.cpp (shared parts in launchwriting.cpp).
 #include "core/engines/launch.h"
 
 #include "core/calibration/calibration.h"

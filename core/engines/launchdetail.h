@@ -1,5 +1,5 @@
 #pragma once
-// Internal to launch.cpp / launchwriters.cpp: number formatting and the header
+// Internal to launch.cpp and the launch writers: number formatting and the header
 // every launch file opens with.
 #include "core/engines/launch.h"
 

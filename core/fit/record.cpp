@@ -317,6 +317,17 @@ void readTorchtune(const std::string& text, Draft& d)
     d.unread.push_back("model, GPU, batch and sequence length: the metric log does not hold them (the recipe config does)");
 }
 
+/// The log's value when it gives one; else the scenario's stays and its key is listed
+/// as taken from the scenario.
+template <class T>
+void takeOr(const std::optional<T>& fromLog, T& field, const char* key, std::vector<std::string>& fromScenario)
+{
+    if (fromLog)
+        field = *fromLog;
+    else
+        fromScenario.push_back(key);
+}
+
 /// The scenario of a draft: the log's fields over the base's.
 Scenario buildScenario(const Draft& d, const std::optional<Scenario>& base, const Catalog& catalog,
                        std::vector<std::string>& fromScenario, std::vector<Diagnostic>& missing)
@@ -351,24 +362,15 @@ Scenario buildScenario(const Draft& d, const std::optional<Scenario>& base, cons
     if (serving) {
         s.mode = Mode::Inference;
         s.runtime = Runtime::Serving;
-        if (d.tp)
-            s.hardware.tp = *d.tp;
-        else
-            fromScenario.push_back("hardware.tp");
+        takeOr(d.tp, s.hardware.tp, "hardware.tp", fromScenario);
         if (d.pp)
             s.hardware.pp = *d.pp;
         s.hardware.count = s.hardware.tp * s.hardware.pp;
         s.hardware.zero = 0;
-        if (d.precision)
-            s.inference.precision = *d.precision;
-        else
-            fromScenario.push_back("inference.precision");
+        takeOr(d.precision, s.inference.precision, "inference.precision", fromScenario);
         if (d.kvPrecision)
             s.inference.kvPrecision = d.kvPrecision;
-        if (d.batch)
-            s.inference.batch = *d.batch;
-        else
-            fromScenario.push_back("inference.batch");
+        takeOr(d.batch, s.inference.batch, "inference.batch", fromScenario);
         if (d.promptTokens && d.outputTokens) {
             s.inference.promptTokens = *d.promptTokens;
             s.inference.outputTokens = *d.outputTokens;
@@ -386,14 +388,8 @@ Scenario buildScenario(const Draft& d, const std::optional<Scenario>& base, cons
             missing.push_back({where, "inference.batch: the log does not give the concurrency; give --scenario FILE"});
     } else {
         s.mode = Mode::Training;
-        if (d.microBatch)
-            s.training.microBatch = *d.microBatch;
-        else
-            fromScenario.push_back("training.micro_batch");
-        if (d.gradAccum)
-            s.training.gradAccum = *d.gradAccum;
-        else
-            fromScenario.push_back("training.grad_accum");
+        takeOr(d.microBatch, s.training.microBatch, "training.micro_batch", fromScenario);
+        takeOr(d.gradAccum, s.training.gradAccum, "training.grad_accum", fromScenario);
         fromScenario.push_back("training.seq_len, precision, method, hardware.count/zero");
         if (!base)
             missing.push_back({where, "workload.training: the log does not hold the model's training setup (sequence "

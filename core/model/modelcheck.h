@@ -78,4 +78,8 @@ void throwIfAny(std::vector<Diagnostic> problems);
 int defaultHeadDim(ObjectReader& r, const std::string& headDimKey, std::int64_t hidden, std::int64_t heads,
                    const std::string& hiddenKey, const std::string& headsKey);
 
+/// The parameters of one attention layer of this shape: projections, biases, QK
+/// norms, sinks (model.cpp); the explicit form counts a linear layer with them.
+double attentionParams(const ModelArch& m);
+
 } // namespace gp::detail

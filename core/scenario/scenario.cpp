@@ -1,5 +1,10 @@
+// Reading a scenario file: the bounded JSON parse, each section's fields checked
+// against the spec (/work/shared/spec/scenario-format.md) with a path and a reason
+// for every problem, and the model resolved (preset, explicit shape, hf_config or
+// size only). Validation of the whole is in scenariocheck.cpp, writing in
+// scenariowrite.cpp.
 #include "core/scenario/scenario.h"
-#include "core/scenario/scenarioname.h"
+#include "core/scenario/scenariowords.h"
 
 #include "core/model/hfconfig.h"
 #include "core/base/jsonparse.h"
@@ -19,31 +24,34 @@ namespace gp {
 using nlohmann::json;
 using detail::JsonReader;
 
+using namespace scenariowords;
+
+namespace scenariowords {
+
+/// Why hardware.shard_group (HSDP: shard inside groups of N GPUs, replicate
+/// across groups) does not fit the layout; empty when it does or is unset.
+std::string shardGroupProblem(const Hardware& hw)
+{
+    if (hw.shardGroup == 0)
+        return {};
+    if (hw.shardGroup < 0)
+        return "must be a positive integer, got " + std::to_string(hw.shardGroup);
+    if (hw.zero == 0)
+        return "shards ZeRO states: it needs zero 1, 2 or 3 (zero is 0)";
+    const int dp = hw.count / std::max(1, hw.tp * hw.pp);
+    if (dp % hw.shardGroup != 0)
+        return "must divide the data-parallel GPUs (count / (tp x pp) = " + std::to_string(dp) + "), got " +
+               std::to_string(hw.shardGroup);
+    return {};
+}
+
+} // namespace scenariowords
+
 namespace {
 
-constexpr int kFormatVersion = 1;
 constexpr std::size_t kMaxScenarioBytes = 16u << 20;  // 16 MiB: far above any real scenario
 constexpr int kMaxNesting = 64;                       // real scenarios nest 4 deep; hf configs ~6
 
-constexpr std::array kModes{std::string_view("training"), std::string_view("inference")};
-constexpr std::array kRuntimes{std::string_view("eager"), std::string_view("optimized"), std::string_view("serving")};
-constexpr std::array kMethods{std::string_view("full"), std::string_view("lora"), std::string_view("qlora")};
-constexpr std::array kTrainPrecisions{std::string_view("fp32"), std::string_view("tf32"), std::string_view("amp_bf16"),
-                                      std::string_view("amp_fp16"), std::string_view("bf16"), std::string_view("fp8")};
-constexpr std::array kOptimizers{std::string_view("adamw"), std::string_view("sgd"), std::string_view("sgd_momentum"),
-                                 std::string_view("adamw_8bit")};
-constexpr std::array kCheckpointing{std::string_view("none"), std::string_view("selective"), std::string_view("full")};
-constexpr std::array kInferPrecisions{std::string_view("fp32"), std::string_view("fp16"), std::string_view("bf16"),
-                                      std::string_view("fp8"),  std::string_view("int8"), std::string_view("int4"),
-                                      std::string_view("fp4")};
-// FP4 is a weight format (NVFP4): the KV cache takes the others.
-constexpr std::size_t kKvPrecisionCount = 6;
-constexpr std::array kPricingModels{std::string_view("on_demand"), std::string_view("spot"),
-                                    std::string_view("reserved"), std::string_view("purchase")};
-constexpr std::array kLoraTargets{std::string_view("q_proj"),    std::string_view("k_proj"),
-                                  std::string_view("v_proj"),    std::string_view("o_proj"),
-                                  std::string_view("gate_proj"), std::string_view("up_proj"),
-                                  std::string_view("down_proj")};
 
 void parseModel(JsonReader& r, const json& m, ModelSpec& spec)
 {
@@ -196,23 +204,6 @@ void parseInference(JsonReader& r, const json& t, InferenceWorkload& w)
         w.targets.tpotMs = r.number(*tg, gp, "tpot_ms", 0, 1e9, true);
         w.targets.requestsPerS = r.number(*tg, gp, "requests_per_s", 0, 1e9, true);
     }
-}
-
-/// Why hardware.shard_group (HSDP: shard inside groups of N GPUs, replicate
-/// across groups) does not fit the layout; empty when it does or is unset.
-std::string shardGroupProblem(const Hardware& hw)
-{
-    if (hw.shardGroup == 0)
-        return {};
-    if (hw.shardGroup < 0)
-        return "must be a positive integer, got " + std::to_string(hw.shardGroup);
-    if (hw.zero == 0)
-        return "shards ZeRO states: it needs zero 1, 2 or 3 (zero is 0)";
-    const int dp = hw.count / std::max(1, hw.tp * hw.pp);
-    if (dp % hw.shardGroup != 0)
-        return "must divide the data-parallel GPUs (count / (tp x pp) = " + std::to_string(dp) + "), got " +
-               std::to_string(hw.shardGroup);
-    return {};
 }
 
 void parseHardware(JsonReader& r, const json& h, Hardware& hw)
@@ -458,272 +449,5 @@ ParsedScenario parseScenario(std::string_view text, bool keepProblems)
         out.warnings.push_back({"workload.training.seq_len", "ignored for a vision model (image_size applies)"});
     return out;
 }
-
-std::string tpProblem(const ModelArch& m, int tp)
-{
-    if (tp <= 1 || !m.isLanguageModel() || m.heads <= 0)
-        return {};
-    if (m.heads % tp != 0)
-        return "must divide the " + std::to_string(m.heads) + " attention heads of " + m.name + ", got " +
-               std::to_string(tp);
-    const int kv = m.kvHeads > 0 ? m.kvHeads : m.heads;
-    // vLLM / TensorRT-LLM: below the KV heads tp divides them; above, each KV
-    // head is replicated on tp / kv_heads GPUs, which needs tp a multiple of them.
-    if (tp <= kv ? kv % tp != 0 : tp % kv != 0)
-        return "must divide the " + std::to_string(kv) + " KV heads of " + m.name +
-               " (or be a multiple of them, each KV head then replicated), got " + std::to_string(tp);
-    return {};
-}
-
-std::string ppProblem(const ModelArch& m, int pp)
-{
-    if (pp <= 1 || !m.isLanguageModel() || m.layers <= 0)
-        return {};
-    if (pp > m.layers)
-        return "must be at most the " + std::to_string(m.layers) + " layers of " + m.name + " (one stage holds at "
-               "least one layer), got " + std::to_string(pp);
-    return {};
-}
-
-std::vector<Diagnostic> validateScenario(const Scenario& s)
-{
-    std::vector<Diagnostic> d;
-    const auto& t = s.training;
-    const auto& inf = s.inference;
-    const bool lm = s.model.isLanguageModel();
-    if (s.mode == Mode::Training) {
-        if (t.microBatch < 1)
-            d.push_back({"workload.training.micro_batch", "must be a positive integer, got " + std::to_string(t.microBatch)});
-        if (t.seqLen < 1)
-            d.push_back({"workload.training.seq_len", "must be a positive integer, got " + std::to_string(t.seqLen)});
-        if (t.gradAccum < 1)
-            d.push_back({"workload.training.grad_accum", "must be a positive integer, got " + std::to_string(t.gradAccum)});
-        if (t.method != TrainMethod::Full && !lm)
-            d.push_back({"workload.training.method", "LoRA/QLoRA apply to transformer language models, not to " +
-                                                         s.model.name});
-        if (t.method != TrainMethod::Full && t.loraTargets.empty())
-            d.push_back({"workload.training.lora_targets", "must name at least one module"});
-        if (lm && s.model.maxPositions > 0 && s.model.positional == Positional::Learned &&
-            t.seqLen > s.model.maxPositions)
-            d.push_back({"workload.training.seq_len", "is " + std::to_string(t.seqLen) + " but " + s.model.name +
-                                                          " has learned positions for at most " +
-                                                          std::to_string(s.model.maxPositions) + " tokens"});
-    } else {
-        if (inf.batch < 1)
-            d.push_back({"workload.inference.batch", "must be a positive integer, got " + std::to_string(inf.batch)});
-        if (inf.kvPrecision == InferPrecision::FP4)
-            d.push_back({"workload.inference.kv_precision", "fp4 is a weight format (NVFP4); give the KV cache fp8, "
-                                                            "fp16, bf16, int8 or int4"});
-        if (lm && s.model.family == ModelFamily::Decoder && s.model.positional == Positional::Learned &&
-            s.model.maxPositions > 0 &&
-            static_cast<long long>(inf.promptTokens) + inf.outputTokens > s.model.maxPositions)
-            d.push_back({"workload.inference.prompt_tokens",
-                         "prompt + output = " + std::to_string(static_cast<long long>(inf.promptTokens) + inf.outputTokens) +
-                             " tokens exceeds the " + std::to_string(s.model.maxPositions) +
-                             " learned positions of " + s.model.name});
-    }
-    const auto& h = s.hardware;
-    if (h.count < 1)
-        d.push_back({"hardware.count", "must be a positive integer"});
-    else if (h.tp * h.pp > h.count)
-        d.push_back({"hardware.count", "must be at least tp x pp = " + std::to_string(h.tp * h.pp) + ", got " +
-                                           std::to_string(h.count)});
-    else if (h.count % (h.tp * h.pp) != 0)
-        d.push_back({"hardware.count", "must be a multiple of tp x pp = " + std::to_string(h.tp * h.pp) + ", got " +
-                                           std::to_string(h.count)});
-    else if (const std::string problem = shardGroupProblem(h); !problem.empty())
-        d.push_back({"hardware.shard_group", problem});
-    if (s.mode == Mode::Training && s.runtime == Runtime::Serving)
-        d.push_back({"workload.runtime", "\"serving\" (a serving engine: vLLM, TensorRT-LLM, SGLang) is for mode "
-                                         "\"inference\"; training runs \"eager\" or \"optimized\""});
-    if (s.mode == Mode::Training && t.datasetTokens && t.datasetSamples)
-        d.push_back({"workload.training.dataset_samples", "give dataset_tokens or dataset_samples, not both"});
-    if (!h.mig.empty()) {
-        // One slice of one GPU: MIG instances have no GPU-to-GPU path (no NVLink,
-        // no P2P), so tensor/pipeline/data parallelism over slices is not modelled.
-        const auto names = migProfileNames();
-        if (std::find(names.begin(), names.end(), h.mig) == names.end())
-            d.push_back({"hardware.mig", "must be one of \"1g\", \"2g\", \"3g\", \"4g\", \"7g\", got \"" + h.mig + "\""});
-        else if (h.count != 1)
-            d.push_back({"hardware.mig", "runs on one slice of one GPU: hardware.count must be 1, got " +
-                                             std::to_string(h.count)});
-        else if (h.gpus.empty())
-            d.push_back({"hardware.mig", "needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): \"all\" "
-                                         "includes GPUs without it"});
-    }
-    if (s.pricing.utilization <= 0 || s.pricing.utilization > 1)
-        d.push_back({"pricing.utilization", "must be in (0, 1]"});
-    if (lm) {
-        if (const std::string problem = tpProblem(s.model, h.tp); !problem.empty())
-            d.push_back({"hardware.tp", problem});
-        if (const std::string problem = ppProblem(s.model, h.pp); !problem.empty())
-            d.push_back({"hardware.pp", problem});
-    }
-    for (std::size_t i = 0; i < h.precisions.size(); ++i) {
-        const auto& names = s.mode == Mode::Training ? std::span<const std::string_view>(kTrainPrecisions)
-                                                     : std::span<const std::string_view>(kInferPrecisions);
-        if (std::find(names.begin(), names.end(), h.precisions[i]) == names.end())
-            d.push_back({"hardware.precisions[" + std::to_string(i) + "]",
-                         "\"" + h.precisions[i] + "\" is not " +
-                             (s.mode == Mode::Training ? "a training precision (fp32, tf32, amp_bf16, amp_fp16, bf16, fp8)"
-                                                       : "an inference precision (fp32, fp16, bf16, fp8, int8, int4, fp4)")});
-    }
-    if (!(h.confidence >= 0 && h.confidence <= 1))
-        d.push_back({"hardware.confidence", "must be a probability in [0, 1]"});
-    if (!(inf.memoryFraction > 0 && inf.memoryFraction <= 1))
-        d.push_back({"workload.inference.memory_fraction", "must be in (0, 1]"});
-    if (t.globalBatchTokens && !(*t.globalBatchTokens >= 1))
-        d.push_back({"workload.training.global_batch_tokens", "must be a positive number of tokens"});
-    return d;
-}
-
-std::string scenarioToJson(const Scenario& s)
-{
-    json doc = json::object();
-    doc["format"] = "gpuplanner-scenario";
-    doc["version"] = kFormatVersion;
-    doc["name"] = s.name;
-    json m = json::object();
-    switch (s.modelSpec.form) {
-    case ModelSpec::Form::Preset:
-        m["preset"] = s.modelSpec.presetId;
-        break;
-    case ModelSpec::Form::Explicit:
-        m = json::parse(s.modelSpec.jsonText);
-        break;
-    case ModelSpec::Form::HfConfig:
-        m["hf_config"] = json::parse(s.modelSpec.jsonText);
-        break;
-    case ModelSpec::Form::Params:
-        m["params"] = s.modelSpec.params;
-        if (s.modelSpec.family)
-            m["family"] = std::array{"decoder", "encoder", "vision"}[static_cast<int>(*s.modelSpec.family)];
-        if (s.modelSpec.moe.enabled())
-        {
-            m["moe"] = {{"experts", s.modelSpec.moe.experts},
-                        {"active", s.modelSpec.moe.active},
-                        {"shared", s.modelSpec.moe.shared}};
-            if (s.modelSpec.moe.expertFfnHidden > 0)
-                m["moe"]["expert_ffn_hidden"] = s.modelSpec.moe.expertFfnHidden;
-        }
-        break;
-    }
-    doc["model"] = m;
-    const auto& t = s.training;
-    json tr = {{"method", toString(t.method)},
-               {"lora_rank", t.loraRank},
-               {"lora_targets", t.loraTargets},
-               {"precision", toString(t.precision)},
-               {"optimizer", toString(t.optimizer)},
-               {"micro_batch", t.microBatch},
-               {"seq_len", t.seqLen},
-               {"image_size", t.imageSize},
-               {"grad_accum", t.gradAccum},
-               {"activation_checkpointing", toString(t.checkpointing)},
-               {"epochs", t.epochs}};
-    if (t.datasetTokens)
-        tr["dataset_tokens"] = *t.datasetTokens;
-    if (t.globalBatchTokens)
-        tr["global_batch_tokens"] = *t.globalBatchTokens;
-    if (t.chunkedLoss)
-        tr["chunked_loss"] = true;
-    if (t.optimizerInBackward)
-        tr["optimizer_in_backward"] = true;
-    if (t.datasetSamples)
-        tr["dataset_samples"] = *t.datasetSamples;
-    if (t.targets.deadlineHours || t.targets.budgetUsd) {
-        json tg = json::object();
-        if (t.targets.deadlineHours)
-            tg["deadline_hours"] = *t.targets.deadlineHours;
-        if (t.targets.budgetUsd)
-            tg["budget_usd"] = *t.targets.budgetUsd;
-        tr["targets"] = tg;
-    }
-    const auto& i = s.inference;
-    json in = {{"precision", i.checkpointWeights ? std::string_view("checkpoint") : toString(i.precision)},
-               {"batch", i.batch},
-               {"prompt_tokens", i.promptTokens},
-               {"output_tokens", i.outputTokens},
-               {"image_size", i.imageSize}};
-    if (i.kvPrecision)
-        in["kv_precision"] = toString(*i.kvPrecision);
-    if (i.memoryFraction != 0.9)
-        in["memory_fraction"] = i.memoryFraction;
-    if (i.targets.ttftMs || i.targets.tpotMs || i.targets.requestsPerS || i.targets.ttftP99Ms) {
-        json tg = json::object();
-        if (i.targets.ttftMs)
-            tg["ttft_ms"] = *i.targets.ttftMs;
-        if (i.targets.tpotMs)
-            tg["tpot_ms"] = *i.targets.tpotMs;
-        if (i.targets.requestsPerS)
-            tg["requests_per_s"] = *i.targets.requestsPerS;
-        if (i.targets.ttftP99Ms)
-            tg["ttft_p99_ms"] = *i.targets.ttftP99Ms;
-        in["targets"] = tg;
-    }
-    doc["workload"] = {{"mode", toString(s.mode)}, {"runtime", toString(s.runtime)}, {"training", tr}, {"inference", in}};
-    const auto& h = s.hardware;
-    json hw = {{"count", h.count}, {"tp", h.tp}, {"pp", h.pp}, {"zero", h.zero}, {"max_count", h.maxCount},
-               {"network_gbps", h.networkGbps}};
-    if (h.shardGroup > 0)
-        hw["shard_group"] = h.shardGroup;
-    if (h.gpus.empty())
-        hw["gpus"] = "all";
-    else
-        hw["gpus"] = h.gpus;
-    if (!h.mig.empty())
-        hw["mig"] = h.mig;
-    if (!h.precisions.empty())
-        hw["precisions"] = h.precisions;
-    if (h.consumer)
-        hw["consumer"] = true;
-    if (h.confidence != 0.9)
-        hw["confidence"] = h.confidence;
-    doc["hardware"] = hw;
-    const auto& p = s.pricing;
-    doc["pricing"] = {{"model", toString(p.model)},
-                      {"utilization", p.utilization},
-                      {"electricity_usd_per_kwh", p.electricityUsdPerKwh},
-                      {"pue", p.pue},
-                      {"amortization_years", p.amortizationYears},
-                      {"hosting_usd_per_gpu_year", p.hostingUsdPerGpuYear}};
-    return doc.dump(2) + "\n";
-}
-
-Scenario defaultScenario()
-{
-    Scenario s;
-    s.modelSpec.form = ModelSpec::Form::Preset;
-    s.modelSpec.presetId = "llama-3.1-8b";
-    s.model = resolveModel(s.modelSpec);
-    s.mode = Mode::Training;
-    s.runtime = Runtime::Eager;
-    s.training.method = TrainMethod::Lora;
-    s.training.loraRank = 16;
-    s.training.precision = TrainPrecision::BF16;
-    s.training.optimizer = Optimizer::AdamW;
-    s.training.microBatch = 4;
-    s.training.seqLen = 2048;
-    s.training.checkpointing = Checkpointing::Full;
-    s.training.datasetTokens = 100e6;
-    s.training.epochs = 2;
-    s.inference.precision = InferPrecision::BF16;
-    s.inference.batch = 16;
-    s.inference.promptTokens = 1024;
-    s.inference.outputTokens = 256;
-    s.inference.targets.ttftMs = 1000;
-    s.inference.targets.tpotMs = 50;
-    s.name = autoScenarioName(s); // "Llama 3.1 8B: LoRA fine-tune": it follows the content
-    return s;
-}
-
-std::string_view toString(Mode v) { return kModes[static_cast<std::size_t>(v)]; }
-std::string_view toString(Runtime v) { return kRuntimes[static_cast<std::size_t>(v)]; }
-std::string_view toString(TrainMethod v) { return kMethods[static_cast<std::size_t>(v)]; }
-std::string_view toString(TrainPrecision v) { return kTrainPrecisions[static_cast<std::size_t>(v)]; }
-std::string_view toString(Optimizer v) { return kOptimizers[static_cast<std::size_t>(v)]; }
-std::string_view toString(Checkpointing v) { return kCheckpointing[static_cast<std::size_t>(v)]; }
-std::string_view toString(InferPrecision v) { return kInferPrecisions[static_cast<std::size_t>(v)]; }
-std::string_view toString(PricingModel v) { return kPricingModels[static_cast<std::size_t>(v)]; }
 
 } // namespace gp

@@ -1,45 +1,29 @@
 // gpuplanner-cli calibrate, validate --cross and --calibration FILE: the file
 // written, the errors (naming the file and the key), the exit codes.
 #include "cli_runner.h"
+#include "tests/common/testfiles.h"
 
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
 
 namespace {
 
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeFile(const std::string& path, const std::string& text)
-{
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
+using gp::test::readFile;
+using gp::test::writeFile;
 
 std::string builtinJson() { return readFile(dataDir() + "/../../resources/calibration/builtin-calibration.json"); }
 
 } // namespace
 
-class TestCliCalibrate : public QObject {
+class TestCliCalibrate : public QObject, protected gp::test::TempFiles {
     Q_OBJECT
-
-private:
-    QTemporaryDir m_tmp;
-    std::string path(const char* name) const { return (m_tmp.path() + QLatin1Char('/') + QLatin1String(name)).toStdString(); }
 
 private slots:
     void initTestCase()
     {
-        qputenv("GPUPLANNER_CATALOG_OVERLAY", "/nonexistent/gpuplanner-test-overlay.json");
+        hideCatalogOverlay();
         QVERIFY(m_tmp.isValid());
     }
 

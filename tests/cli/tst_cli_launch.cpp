@@ -1,168 +1,24 @@
-// gpuplanner-cli launch and record: for the serving and training examples,
-// every engine's files are written (or refused with the reason), parsed back
-// (command line, JSON, YAML) and every flag / key is checked against the
-// engine's documented list and every number against the plan. Then the round
-// trip: record the fixture logs, validate scores them, calibrate on them moves
-// the estimates towards the logs, and launch with that calibration writes
-// memory figures that match the vLLM log.
-#include "cli_runner.h"
+// gpuplanner-cli launch: for the serving and training examples, every engine's
+// files are written (or refused with the reason), parsed back (command line, JSON,
+// YAML) and every flag / key is checked against the engine's documented list and
+// every number against the plan; and a launch onto a full disk fails without
+// touching the previous files. record and the calibration round trip are in
+// tst_cli_record.cpp.
+#include "launch_files.h"
 
 #include "core/hardware/catalog.h"
 #include "core/engines/enginecatalog.h"
 #include "core/engines/launch.h"
-#include "core/fit/record.h"
 #include "core/scenario/scenario.h"
 
 #include <QtTest>
 
-#include <nlohmann/json.hpp>
-
-#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <regex>
-#include <sstream>
 
-namespace {
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-/// One command of a launch script: its program, positional words and flags.
-struct Command {
-    std::vector<std::string> tokens;          // without env assignments and a trailing '&'
-    std::map<std::string, std::string> flags; // flag -> value ("" for a switch)
-    std::vector<std::string> flagOrder;
-    std::vector<std::string> words;           // non-flag tokens (program, script, overrides)
-};
-
-std::string unquote(std::string s)
-{
-    if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
-        return s.substr(1, s.size() - 2);
-    const auto eq = s.find("='");
-    if (eq != std::string::npos && s.back() == '\'')
-        return s.substr(0, eq + 1) + s.substr(eq + 2, s.size() - eq - 3);
-    return s;
-}
-
-/// The commands of a bash script: comments dropped, continuations joined.
-std::vector<Command> commands(const std::string& script)
-{
-    std::istringstream in(script);
-    std::string line, joined;
-    std::vector<std::string> logical;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#' || line.rfind("set -", 0) == 0 || line == "wait")
-            continue;
-        if (!line.empty() && line.back() == '\\') {
-            joined += line.substr(0, line.size() - 1) + " ";
-            continue;
-        }
-        logical.push_back(joined + line);
-        joined.clear();
-    }
-    std::vector<Command> out;
-    for (const auto& l : logical) {
-        Command c;
-        std::istringstream words(l);
-        std::string w;
-        while (words >> w) {
-            if (c.tokens.empty() && w.find('=') != std::string::npos && w.find('=') < w.find('-'))
-                continue; // CUDA_VISIBLE_DEVICES=0,1
-            if (w == "&")
-                continue;
-            c.tokens.push_back(unquote(w));
-        }
-        for (std::size_t i = 0; i < c.tokens.size(); ++i) {
-            const std::string& t = c.tokens[i];
-            if (t == "-m" && i == 1 && c.tokens[0] == "python") { // python -m MODULE
-                c.words.push_back(c.tokens[++i]);
-                continue;
-            }
-            if (t.size() > 1 && t[0] == '-') {
-                std::string value;
-                if (i + 1 < c.tokens.size() && c.tokens[i + 1][0] != '-' && c.tokens[i + 1] != "train.py")
-                    value = c.tokens[++i];
-                c.flags[t] = value;
-                c.flagOrder.push_back(t);
-            } else {
-                c.words.push_back(t);
-            }
-        }
-        out.push_back(c);
-    }
-    return out;
-}
-
-/// The key: value lines of a YAML file in block style, as dotted keys.
-std::map<std::string, std::string> yamlKeys(const std::string& text)
-{
-    std::map<std::string, std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    std::vector<std::pair<int, std::string>> stack;
-    while (std::getline(in, line)) {
-        const auto first = line.find_first_not_of(' ');
-        if (first == std::string::npos || line[first] == '#')
-            continue;
-        const int indent = int(first);
-        const auto colon = line.find(':', first);
-        if (colon == std::string::npos)
-            continue;
-        const std::string key = line.substr(first, colon - first);
-        std::string value = colon + 1 < line.size() ? line.substr(colon + 1) : "";
-        value.erase(0, value.find_first_not_of(' '));
-        while (!stack.empty() && stack.back().first >= indent)
-            stack.pop_back();
-        std::string path;
-        for (const auto& [i, k] : stack)
-            path += k + ".";
-        path += key;
-        out[path] = value;
-        if (value.empty())
-            stack.push_back({indent, key});
-    }
-    return out;
-}
-
-void flatten(const nlohmann::json& j, const std::string& prefix, std::map<std::string, nlohmann::json>& out)
-{
-    for (const auto& [k, v] : j.items()) {
-        const std::string path = prefix.empty() ? k : prefix + "." + k;
-        out[path] = v;
-        if (v.is_object() && !v.empty())
-            flatten(v, path, out);
-    }
-}
-
-double headerNumber(const std::string& script, const std::string& pattern)
-{
-    std::smatch m;
-    const std::regex re(pattern);
-    if (!std::regex_search(script, m, re))
-        return std::nan("");
-    std::string s = m[1].str();
-    s.erase(std::remove(s.begin(), s.end(), ','), s.end());
-    return std::stod(s);
-}
-
-} // namespace
-
-class TestCliLaunch : public QObject {
+class TestCliLaunch : public QObject, protected gp::test::TempFiles {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
-    std::string path(const std::string& name) const { return m_tmp.path().toStdString() + "/" + name; }
-    std::string example(const char* name) const { return examplesDir() + "/" + name + ".gpuplan.json"; }
-
     /// The plan's option of rank N, as `plan` prints it.
     nlohmann::json planOption(const std::string& file, int rank)
     {
@@ -337,7 +193,7 @@ private:
 private slots:
     void initTestCase()
     {
-        qputenv("GPUPLANNER_CATALOG_OVERLAY", "/nonexistent/gpuplanner-test-overlay.json");
+        hideCatalogOverlay();
         QVERIFY(m_tmp.isValid());
     }
 
@@ -502,115 +358,36 @@ private slots:
         QCOMPARE(runCli({"launch", example("llama31-8b-lora-rtx4090"), "--option", "-1", "--for", "deepspeed", "-o", path("u")}).code, 2);
     }
 
-    void recordReadsEveryFormat()
+    void launchOntoAFullDiskKeepsThePreviousFiles()
     {
-        const std::string logs = dataDir() + "/logs";
-        const std::string dir = path("recorded");
-        Result r = runCli({"record", logs + "/vllm-serve-llama31-8b-h100.log", logs + "/vllm-bench-llama31-8b-h100.json", "-o", dir,
-                           "--scenario", logs + "/llama31-8b-h100-serve.gpuplan.json"});
-        QVERIFY2(r.code == 0, describe(r));
-        const auto doc = nlohmann::json::parse(readFile(dir + "/recorded-vllm-serve-llama31-8b-h100.json"));
-        QCOMPARE(doc.size(), std::size_t(2));
-        const auto& server = doc[0];
-        QCOMPARE(server["kind"], "scenario_run");
-        QCOMPARE(server["log_format"], "vllm-server");
-        QCOMPARE(server["source"], logs + "/vllm-serve-llama31-8b-h100.log");
-        QCOMPARE(server["measured"]["kv_cache_tokens"].get<double>(), 444080.0);
-        QCOMPARE(server["measured"]["max_concurrency"].get<double>(), 54.21);
-        QCOMPARE(server["measured"]["max_model_len"].get<double>(), 8192.0);
-        QCOMPARE(server["measured"]["available_kv_cache_gib"].get<double>(), 54.21);
-        QCOMPARE(server["measured"]["gpu_memory_utilization"].get<double>(), 0.9);
-        QCOMPARE(server["measured"]["vllm_version"], "0.11.0");
-        QCOMPARE(server["scenario"]["model"]["preset"], "llama-3.1-8b"); // from the log's model=
-        QCOMPARE(server["scenario"]["hardware"]["tp"].get<int>(), 1);
-        QCOMPARE(server["scenario"]["workload"]["inference"]["precision"], "bf16");
-        const int len = server["scenario"]["workload"]["inference"]["prompt_tokens"].get<int>() +
-                        server["scenario"]["workload"]["inference"]["output_tokens"].get<int>();
-        QCOMPARE(len, 8192);
-        QCOMPARE(server["from_scenario"][0], "hardware.gpus");
-        const auto& bench = doc[1];
-        QCOMPARE(bench["measured"]["tpot_ms"].get<double>(), 13.92);
-        QCOMPARE(bench["measured"]["ttft_ms"].get<double>(), 182.41);
-        QCOMPARE(bench["scenario"]["workload"]["inference"]["batch"].get<int>(), 32);       // max_concurrency
-        QCOMPARE(bench["scenario"]["workload"]["inference"]["prompt_tokens"].get<int>(), 1024); // 327680 / 320
-        QCOMPARE(bench["scenario"]["workload"]["inference"]["output_tokens"].get<int>(), 256);
-        r = runCli({"record", logs + "/torchtune-llama31-8b-lora-rtx4090.txt", "-o", dir, "--scenario", example("llama31-8b-lora-rtx4090")});
-        QVERIFY2(r.code == 0, describe(r));
-        const auto tt = nlohmann::json::parse(readFile(dir + "/recorded-torchtune-llama31-8b-lora-rtx4090.json"))[0];
-        QCOMPARE(tt["measured"]["peak_memory_reserved_gib"].get<double>(), 19.2734);
-        // Steps 2..8 (the first includes warm-up): (1736.2 + 1741.9 + 1729.4 + 1744.8 + 1738.1 + 1733.6 + 1740.2) / 7
-        QVERIFY(std::fabs(tt["measured"]["tokens_per_second_per_gpu"].get<double>() - 1737.742857) < 1e-3);
-        r = runCli({"record", logs + "/hf-trainer-llama32-1b-h100.log", "-o", dir, "--scenario", logs + "/llama32-1b-h100-full.gpuplan.json"});
-        QVERIFY2(r.code == 0, describe(r));
-        const auto hf = nlohmann::json::parse(readFile(dir + "/recorded-hf-trainer-llama32-1b-h100.json"))[0];
-        QCOMPARE(hf["measured"]["train_samples_per_s"].get<double>(), 16.457);
-        QCOMPARE(hf["scenario"]["workload"]["training"]["micro_batch"].get<int>(), 8);
-        QCOMPARE(hf["scenario"]["workload"]["training"]["grad_accum"].get<int>(), 4);
-        QVERIFY(hf["unread"].dump().find("peak memory: the Trainer does not log it") != std::string::npos);
-        // validate scores them, the vLLM KV capacity and concurrency included.
-        r = runCli({"validate", dir, "--format", "json"});
-        QVERIFY2(r.code == 0, describe(r));
-        const auto v = nlohmann::json::parse(r.out);
-        for (const char* metric : {"vllm_kv_cache_tokens", "vllm_max_concurrency", "serving_non_kv_gib", "serving_tpot_ms",
-                                   "serving_ttft_ms", "memory_total_gib", "train_tokens_per_s"})
-            QVERIFY2(v["metrics"].contains(metric), metric);
-        // What is missing is said: no GPU without --scenario.
-        r = runCli({"record", logs + "/vllm-serve-llama31-8b-h100.log", "-o", path("nogpu")});
-        QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.find("hardware.gpus: the log does not name the GPU; give --scenario FILE") != std::string::npos, describe(r));
-        r = runCli({"record", example("llama31-8b-lora-rtx4090"), "-o", path("notalog")});
-        QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.find("not a log record reads") != std::string::npos, describe(r));
-    }
-
-    void roundTripCalibrationMovesTowardsTheLogs()
-    {
-        const std::string logs = dataDir() + "/logs";
-        const std::string dir = path("roundtrip");
-        QCOMPARE(runCli({"record", logs + "/vllm-serve-llama31-8b-h100.log", "-o", dir, "--scenario",
-                         logs + "/llama31-8b-h100-serve.gpuplan.json"}).code, 0);
-        QCOMPARE(runCli({"record", logs + "/torchtune-llama31-8b-lora-rtx4090.txt", "-o", dir, "--scenario",
-                         example("llama31-8b-lora-rtx4090")}).code, 0);
-        auto errors = [&](const std::vector<std::string>& extra) {
-            std::vector<std::string> args = {"validate", dir, "--format", "json"};
-            args.insert(args.end(), extra.begin(), extra.end());
-            const Result r = runCli(args);
-            std::map<std::string, double> e;
-            const nlohmann::json doc = nlohmann::json::parse(r.out);
-            for (const auto& row : doc["rows"])
-                e[row["metric"].get<std::string>() + "/" + row["record"].get<std::string>()] = std::fabs(row["error_pct"].get<double>());
-            return e;
-        };
-        const auto before = errors({});
-        const std::string cal = path("roundtrip-calibration.json");
-        const Result fit = runCli({"calibrate", dir, "-o", cal});
-        QVERIFY2(fit.code == 0, describe(fit));
-        const auto after = errors({"--calibration", cal});
-        // The scored rows move towards the logs' numbers.
-        for (const char* key : {"serving_non_kv_gib/vllm-serve-llama31-8b-h100", "memory_total_gib/torchtune-llama31-8b-lora-rtx4090",
-                                "train_tokens_per_s/torchtune-llama31-8b-lora-rtx4090"}) {
-            QVERIFY2(after.at(key) < before.at(key), (std::string(key) + ": " + std::to_string(before.at(key)) + "% -> " +
-                                                      std::to_string(after.at(key)) + "%").c_str());
-        }
-        // launch with that calibration: the vLLM header's memory figures match the log's
-        // (GPU KV cache size: 444,080 tokens; Maximum concurrency for 8,192 tokens per request: 54.21x).
-        const std::string out = path("roundtrip-launch");
-        const Result l = runCli({"launch", logs + "/llama31-8b-h100-serve.gpuplan.json", "--option", "0", "--for", "vllm",
-                                 "-o", out, "--calibration", cal});
-        QVERIFY2(l.code == 0, describe(l));
-        const std::string s = readFile(out + "/serve.sh");
-        const double tokens = headerNumber(s, R"(GPU KV cache size: ([0-9,]+) tokens)");
-        const double concurrency = headerNumber(s, R"(Maximum concurrency for 8,192 tokens per request: ([0-9.]+)x)");
-        // Before the fit: 436,000 tokens (-1.8%); after: 439,040 (-1.1%). The rest is
-        // held by the allocator-slack constants, which the fit drives to their lower bound.
-        QVERIFY2(std::fabs(tokens / 444080 - 1) < 0.015, s.c_str());
-        QVERIFY2(std::fabs(concurrency / 54.21 - 1) < 0.015, s.c_str());
-        QVERIFY(after.at("vllm_kv_cache_tokens/vllm-serve-llama31-8b-h100") <
-                before.at("vllm_kv_cache_tokens/vllm-serve-llama31-8b-h100"));
-        const auto c = commands(s)[0];
-        QCOMPARE(c.flags.at("--max-model-len"), std::string("8192"));
-        QCOMPARE(c.flags.at("--gpu-memory-utilization"), std::string("0.90"));
-        QCOMPARE(c.flags.at("--tensor-parallel-size"), std::string("1"));
+        const std::string scenario = example("llama31-70b-serve-2xh100-tp");
+        // A write that fails partway, as on a full disk: the child's file-size limit
+        // (RLIMIT_FSIZE, 1 KiB) fails write() past 1 KiB, and serve.sh is longer.
+        // Without the CLI's own care, SIGXFSZ would end it with the .part file left.
+        const std::string dir = path("full-disk");
+        std::filesystem::create_directories(dir);
+        const std::string previous = "#!/usr/bin/env bash\necho the previous serve.sh\n";
+        gp::test::writeFile(dir + "/serve.sh", previous);
+        const ChildResult r = runCliInChild({"launch", scenario, "--option", "0", "--for", "vllm", "-o", dir}, {1024, 60});
+        QCOMPARE(r.killedBy, 0);
+        QVERIFY2(r.code == 1, describe(r));
+        QVERIFY2(r.out.empty(), describe(r));
+        QCOMPARE(r.err, dir + "/serve.sh: cannot write: File too large\n");
+        QCOMPARE(readFile(dir + "/serve.sh"), previous);               // byte for byte
+        QCOMPARE(namesIn(dir), std::vector<std::string>{"serve.sh"}); // no .gpuplanner-*.part, no half file
+        // /dev/full as the file: refused before any write, the link left as it was.
+        const std::string dev = path("dev-full");
+        std::filesystem::create_directories(dev);
+        std::filesystem::create_symlink("/dev/full", dev + "/serve.sh");
+        const Result d = runCli({"launch", scenario, "--option", "0", "--for", "vllm", "-o", dev});
+        QVERIFY2(d.code == 1, describe(d));
+        QCOMPARE(d.err, dev + "/serve.sh: is not a regular file; refused\n");
+        QVERIFY(std::filesystem::is_symlink(dev + "/serve.sh"));
+        QCOMPARE(namesIn(dev), std::vector<std::string>{"serve.sh"});
+        // A folder that cannot be made (below a device): the reason, exit 1.
+        const Result n = runCli({"launch", scenario, "--option", "0", "--for", "vllm", "-o", "/dev/full/launch"});
+        QVERIFY2(n.code == 1, describe(n));
+        QCOMPARE(n.err, std::string("/dev/full/launch: cannot create the folder: Not a directory\n"));
     }
 };
 

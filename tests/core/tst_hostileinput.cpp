@@ -12,6 +12,7 @@
 #include "core/base/textformat.h"
 #include "core/base/tempfiles.h"
 #include "core/fit/validate.h"
+#include "tests/common/testfiles.h"
 
 #include <QtTest>
 
@@ -30,19 +31,8 @@
 
 namespace {
 
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeFile(const std::string& path, const std::string& text)
-{
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
+using gp::test::readFile;
+using gp::test::writeFile;
 
 /// `levels` arrays nested in each other: [[[...]]].
 std::string deepArrays(int levels) { return std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']'); }
@@ -77,12 +67,8 @@ std::string errorText(const std::function<void()>& f)
 
 } // namespace
 
-class TestHostileInput : public QObject {
+class TestHostileInput : public QObject, protected gp::test::TempFiles {
     Q_OBJECT
-
-private:
-    QTemporaryDir m_dir;
-    std::string path(const char* name) const { return (m_dir.path() + QLatin1Char('/') + QLatin1String(name)).toStdString(); }
 
 private slots:
     void deepNestingIsRefusedWithPathAndDepth()

@@ -6,6 +6,7 @@
 #include "ui/scenariomodel.h"
 #include "ui/scenarioform.h"
 #include "ui/settings.h"
+#include "window_fixture.h"
 
 #include <QDir>
 #include <QDropEvent>
@@ -21,21 +22,10 @@
 using namespace gp::ui;
 
 
-class TestHfImport : public QObject
+class TestHfImport : public QObject, protected WindowFixture
 {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    QStringList m_errors;
-
-    std::unique_ptr<MainWindow> makeWindow()
-    {
-        auto w = std::make_unique<MainWindow>(std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini"))));
-        w->setErrorReporter([this](const QString& title, const QString& msg) { m_errors << title + QStringLiteral(": ") + msg; });
-        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
-        return w;
-    }
-
     /// Copies tests/data/hf-configs/<file> to <tmp>/<model>/config.json, as it
     /// sits in a downloaded model folder, and drops it on the window.
     QString drop(MainWindow& w, const QString& file, const QString& model)
@@ -56,12 +46,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QStandardPaths::setTestModeEnabled(true);
-        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("no-overlay.json")).toUtf8());
-    }
+    void initTestCase() { setUpWindowTests(); }
 
     void init() { m_errors.clear(); }
 

@@ -14,6 +14,7 @@
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
 #include "tests/common/hfconfigs.h"
+#include "window_fixture.h"
 
 #include "core/hardware/catalog.h"
 #include "core/estimate/estimate.h"
@@ -40,31 +41,14 @@
 using namespace gp::ui;
 using Field = ScenarioModel::Field;
 
-class TestMainWindow : public QObject
+class TestMainWindow : public QObject, protected WindowFixture
 {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    QStringList m_errors;
-
-    std::unique_ptr<MainWindow> makeWindow()
-    {
-        auto w = std::make_unique<MainWindow>(std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini"))));
-        w->setErrorReporter([this](const QString& title, const QString& msg) { m_errors << title + QStringLiteral(": ") + msg; });
-        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
-        return w;
-    }
-
     static NumberField* spin(MainWindow& w, Field f) { return w.form()->numberFor(f); }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QStandardPaths::setTestModeEnabled(true);
-        // Keep the user's real catalog overlay out of the tests.
-        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("no-overlay.json")).toUtf8());
-    }
+    void initTestCase() { setUpWindowTests(); }
 
     void init() { m_errors.clear(); }
 

@@ -14,6 +14,7 @@
 #include "ui/scenarioform.h"
 #include "ui/scenariomodel.h"
 #include "ui/settings.h"
+#include "window_fixture.h"
 
 #include "core/hardware/catalog.h"
 #include "core/estimate/estimate.h"
@@ -61,19 +62,14 @@ std::string syntheticOverlay()
 
 } // namespace
 
-class TestScale : public QObject
+class TestScale : public QObject, protected WindowFixture
 {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    QStringList m_errors;
-
+    /// The fixture's window, whose notices are collected too.
     std::unique_ptr<MainWindow> makeWindow()
     {
-        auto settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        auto w = std::make_unique<MainWindow>(std::move(settings));
-        w->setErrorReporter([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
-        w->documentManager()->setSavePrompt([] { return int(QMessageBox::Discard); });
+        auto w = WindowFixture::makeWindow();
         w->setNotifier([this](const QString& t, const QString& m) { m_errors << t + QStringLiteral(": ") + m; });
         return w;
     }
@@ -96,12 +92,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QStandardPaths::setTestModeEnabled(true);
-        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir.filePath(QStringLiteral("no-overlay.json")).toUtf8());
-    }
+    void initTestCase() { setUpWindowTests(); }
 
     void init() { m_errors.clear(); }
 

@@ -1,10 +1,14 @@
-// The shape checks that ModelArch::validate(), the explicit form, the
-// config.json reader and the size-only solver share.
-#include "core/model/modelcheck.h"
+// The model's shape checked and read: the checks every reader shares (the explicit
+// form, config.json import in hfconfig.cpp, the size-only solver) and
+// ModelArch::validate, and the explicit form's reader (modelFromExplicit). The
+// parameter, KV cache and FLOP counts of a shape are in model.cpp.
+#include "core/model/model.h"
 
 #include "core/base/errors.h"
 #include "core/base/jsonread.h"
-#include "core/model/model.h"
+#include "core/model/modelcheck.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -112,11 +116,89 @@ int defaultHeadDim(ObjectReader& r, const std::string& headDimKey, std::int64_t 
 
 } // namespace detail
 
+using namespace detail;
+
 void ModelArch::validate(const std::string& path) const
 {
     std::vector<Diagnostic> problems;
-    detail::checkArch(*this, path, detail::KeyNames{}, problems);
-    detail::throwIfAny(std::move(problems));
+    checkArch(*this, path, KeyNames{}, problems);
+    throwIfAny(std::move(problems));
+}
+
+// ---------------------------------------------------------------------------
+// Explicit form
+
+ModelArch modelFromExplicit(const nlohmann::json& spec, const std::string& path)
+{
+    if (!spec.is_object())
+        throw InputError(path, "must be a JSON object");
+
+    ObjectReader r(spec, path);
+    ModelArch m;
+    const bool encoder = r.choiceOr("family", {"decoder", "encoder"}, 0) == 1;
+    m.family = encoder ? ModelFamily::Encoder : ModelFamily::Decoder;
+    m.layers = toInt(r.integer("layers", 1, kMaxLayers));
+    m.hidden = toInt(r.integer("hidden", 1, kMaxHidden));
+    m.heads = toInt(r.integer("heads", 1, kMaxHeads));
+    m.kvHeads = toInt(r.integerOr("kv_heads", m.heads, 1, kMaxHeads));
+    m.headDim = defaultHeadDim(r, "head_dim", m.hidden, m.heads, "hidden", "heads");
+    m.ffnHidden = r.integer("ffn_hidden", 1, kMaxFfnHidden);
+    // Defaults follow the family: BERT-style encoders, Llama-style decoders.
+    m.ffn = r.choiceOr("ffn", {"swiglu", "gelu"}, encoder ? 1 : 0) == 1 ? FfnKind::GELU : FfnKind::SwiGLU;
+    m.vocab = r.integer("vocab", 1, kMaxVocab);
+    m.tiedEmbeddings = r.booleanOr("tied_embeddings", false);
+    m.positional =
+        r.choiceOr("positional", {"rope", "learned"}, encoder ? 1 : 0) == 1 ? Positional::Learned : Positional::Rope;
+    if (m.positional == Positional::Learned && !r.has("max_positions"))
+        r.fail("max_positions", "missing (required with learned positions: they are parameters)");
+    else
+        m.maxPositions = r.integerOr("max_positions", 0, m.positional == Positional::Learned ? 1 : 0, kMaxPositions);
+    // The form has no biases key; they follow the style the FFN implies:
+    // GELU models (GPT-2, BERT) have linear biases and LayerNorm, SwiGLU
+    // models (Llama family) have neither. Worth 0.1% of GPT-2's count.
+    m.biases = encoder || m.ffn == FfnKind::GELU;
+
+    // Layer kinds (spec: sliding_window/sliding_layers, linear_layers/linear_state_bytes).
+    if (r.has("sliding_layers") || r.has("sliding_window")) {
+        m.slidingWindow = toInt(r.integer("sliding_window", 1, kMaxPositions));
+        m.slidingLayers = toInt(r.integer("sliding_layers", 0, kMaxLayers));
+    }
+    if (r.has("linear_layers") || r.has("linear_state_bytes")) {
+        m.linearLayers = toInt(r.integer("linear_layers", 0, kMaxLayers));
+        m.linearStateBytes = dbl(r.integer("linear_state_bytes", 1, 1'000'000'000'000));
+        m.linearKind = "linear";
+    }
+
+    if (r.has("moe")) {
+        const nlohmann::json& moeJson = r.at("moe");
+        if (!moeJson.is_object()) {
+            r.fail("moe", "must be an object, got " + detail::describe(moeJson));
+        } else {
+            ObjectReader mr(moeJson, r.keyPath("moe"));
+            m.moe.experts = toInt(mr.integer("experts", 1, kMaxExperts));
+            m.moe.active = toInt(mr.integer("active", 1, kMaxExperts));
+            m.moe.shared = toInt(mr.integerOr("shared", 0, 0, kMaxExperts));
+            m.moe.expertFfnHidden = mr.integerOr("expert_ffn_hidden", m.ffnHidden, 1, kMaxFfnHidden);
+            r.absorb(mr);
+        }
+    }
+
+    std::vector<Diagnostic> problems = r.takeProblems();
+    if (problems.empty())
+        checkArch(m, path, KeyNames{}, problems);
+    throwIfAny(std::move(problems));
+    if (m.linearLayers > 0) {
+        // The form gives the state, not the mixer's shape: a linear layer is
+        // counted with the parameters an attention layer of this shape has.
+        m.linearLayerParams = attentionParams(m);
+        m.readNotes.push_back("linear_layers: each counted with an attention layer's parameters (" +
+                              numberText(std::round(m.linearLayerParams)) + "); the form has no mixer shape");
+    }
+
+    m.source = "explicit";
+    m.name = std::string("Custom ") + (encoder ? "encoder" : "decoder") + " (" + std::to_string(m.layers) + " x "
+           + std::to_string(m.hidden) + (m.moe.enabled() ? ", MoE" : "") + ")";
+    return m;
 }
 
 } // namespace gp
