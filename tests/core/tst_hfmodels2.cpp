@@ -174,7 +174,11 @@ void TestHfModels2::checkpointPrecisionEstimate()
     QCOMPARE(*e.model.kvBytesPerSequence, (18 * 1280 + 18 * 128) * 2048.0);
     const auto doc = nlohmann::json::parse(gp::estimateToJson(e));
     QCOMPARE(doc["model"]["params"].get<double>(), e.model.params);
-    QCOMPARE(doc["model"]["active_params"].get<double>(), s.model.activeParams());
+    // As OpenAI's card counts (arXiv 2508.10925, table 1: 5.13B active): no input
+    // embedding table (201,088 x 2,880 = 0.579B), the LM head counted.
+    QCOMPARE(doc["model"]["active_params"].get<double>(), s.model.modelCardActiveParams());
+    QCOMPARE(doc["model"]["active_params"].get<double>(), s.model.activeParams() - 201088.0 * 2880);
+    QVERIFY_NEAR(doc["model"]["active_params"].get<double>(), 5.13e9, 0.001);
     QCOMPARE(doc["model"]["kv_bytes_per_sequence"].get<double>(), *e.model.kvBytesPerSequence);
     // DeepSeek-R1 at checkpoint precision computes in FP8 on the H100 and loads
     // its FP8 weights without the MTP layer.
