@@ -10,10 +10,8 @@
 #include "core/calibration/calibrationio.h"
 
 #include "core/base/errors.h"
+#include "core/base/generatedsource.h"
 
-#include <charconv>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -41,34 +39,6 @@ static_assert(sizeof(gp::CalibrationEntry) == 184, "gp::CalibrationEntry changed
                                                     "calibrationtable.cpp and compare it in tst_catalogtable");
 #endif
 
-std::string quoted(const std::string& s)
-{
-    std::string out = "\"";
-    for (const unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += char(c);
-        } else if (c >= 0x20 && c < 0x7f) {
-            out += char(c);
-        } else { // octal: never runs into the next character as \x would
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\%03o", c);
-            out += buf;
-        }
-    }
-    return out + "\"";
-}
-
-std::string number(double v)
-{
-    char buf[40];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v); // the shortest text that reads back exactly
-    std::string s(buf, r.ptr);
-    if (s.find_first_of(".e") == std::string::npos)
-        s += ".0";
-    return s;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -95,9 +65,9 @@ int main(int argc, char** argv)
                 std::cerr << "gp_calibration_table: no member for " << e.id << "\n";
                 return 1;
             }
-            o << "    detail::addCalibrationEntry(c, " << slot << ", {" << quoted(e.id) << ", " << number(e.value)
-              << ", " << quoted(e.unit) << ", " << number(e.min) << ", " << number(e.max) << ", " << quoted(e.kind)
-              << ",\n        " << quoted(e.fittedOn) << ",\n        " << quoted(e.form) << "});\n";
+            o << "    detail::addCalibrationEntry(c, " << slot << ", {" << gp::detail::cppQuoted(e.id) << ", " << gp::detail::cppNumber(e.value)
+              << ", " << gp::detail::cppQuoted(e.unit) << ", " << gp::detail::cppNumber(e.min) << ", " << gp::detail::cppNumber(e.max) << ", " << gp::detail::cppQuoted(e.kind)
+              << ",\n        " << gp::detail::cppQuoted(e.fittedOn) << ",\n        " << gp::detail::cppQuoted(e.form) << "});\n";
         }
         o << "    return c;\n}\n\n} // namespace\n\n"
              "const Calibration& builtinCalibration()\n{\n"
@@ -105,13 +75,8 @@ int main(int argc, char** argv)
              "    // never destroyed: a program's exit need not free its entries one by one.\n"
              "    static const Calibration* calibration = new Calibration(builtinTable());\n"
              "    return *calibration;\n}\n\n} // namespace gp\n";
-        std::ofstream out(argv[1], std::ios::binary);
-        out << o.str();
-        out.close();
-        if (!out) {
-            std::cerr << "gp_calibration_table: cannot write " << argv[1] << "\n";
+        if (!gp::detail::writeGeneratedSource(argv[1], o.str(), "gp_calibration_table"))
             return 1;
-        }
     } catch (const gp::InputError& e) {
         std::cerr << "gp_calibration_table: the built-in table is invalid: " << e.what() << "\n";
         return 1;

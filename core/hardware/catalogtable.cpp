@@ -11,11 +11,9 @@
 #include "core/hardware/catalogio.h"
 
 #include "core/base/errors.h"
+#include "core/base/generatedsource.h"
 
-#include <charconv>
-#include <cstdio>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -29,39 +27,11 @@ static_assert(sizeof(gp::Gpu) == 688 && sizeof(gp::HourlyPrice) == 104,
               "gp::Gpu changed: write the new member in catalogtable.cpp and compare it in tst_catalogtable");
 #endif
 
-std::string quoted(const std::string& s)
-{
-    std::string out = "\"";
-    for (const unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += char(c);
-        } else if (c >= 0x20 && c < 0x7f) {
-            out += char(c);
-        } else { // octal: never runs into the next character as \x would
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\%03o", c);
-            out += buf;
-        }
-    }
-    return out + "\"";
-}
-
-std::string number(double v)
-{
-    char buf[40];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v); // the shortest text that reads back exactly
-    std::string s(buf, r.ptr);
-    if (s.find_first_of(".e") == std::string::npos)
-        s += ".0";
-    return s;
-}
-
 std::string strings(const std::vector<std::string>& v)
 {
     std::string out = "{";
     for (std::size_t i = 0; i < v.size(); ++i)
-        out += (i ? ", " : "") + quoted(v[i]);
+        out += (i ? ", " : "") + gp::detail::cppQuoted(v[i]);
     return out + "}";
 }
 
@@ -69,48 +39,48 @@ void write(std::ostream& o, const gp::Gpu& g)
 {
     const gp::HourlyPrice& p = g.pricePerHour;
     o << "    {\n        Gpu g;\n";
-    o << "        g.id = " << quoted(g.id) << ";\n";
-    o << "        g.vendor = " << quoted(g.vendor) << ";\n";
-    o << "        g.name = " << quoted(g.name) << ";\n";
-    o << "        g.category = " << quoted(g.category) << ";\n";
-    o << "        g.architecture = " << quoted(g.architecture) << ";\n";
-    o << "        g.formFactor = " << quoted(g.formFactor) << ";\n";
-    o << "        g.memoryGb = " << number(g.memoryGb) << ";\n";
-    o << "        g.memoryType = " << quoted(g.memoryType) << ";\n";
-    o << "        g.bandwidthGbps = " << number(g.bandwidthGbps) << ";\n";
-    o << "        g.fp32Tflops = " << number(g.fp32Tflops) << ";\n";
-    o << "        g.tf32Tflops = " << number(g.tf32Tflops) << ";\n";
-    o << "        g.fp16Tflops = " << number(g.fp16Tflops) << ";\n";
-    o << "        g.bf16Tflops = " << number(g.bf16Tflops) << ";\n";
-    o << "        g.fp8Tflops = " << number(g.fp8Tflops) << ";\n";
-    o << "        g.int8Tops = " << number(g.int8Tops) << ";\n";
-    o << "        g.fp4Tflops = " << number(g.fp4Tflops) << ";\n";
-    o << "        g.tdpW = " << number(g.tdpW) << ";\n";
-    o << "        g.interconnect = " << quoted(g.interconnect) << ";\n";
-    o << "        g.interconnectGbps = " << number(g.interconnectGbps) << ";\n";
+    o << "        g.id = " << gp::detail::cppQuoted(g.id) << ";\n";
+    o << "        g.vendor = " << gp::detail::cppQuoted(g.vendor) << ";\n";
+    o << "        g.name = " << gp::detail::cppQuoted(g.name) << ";\n";
+    o << "        g.category = " << gp::detail::cppQuoted(g.category) << ";\n";
+    o << "        g.architecture = " << gp::detail::cppQuoted(g.architecture) << ";\n";
+    o << "        g.formFactor = " << gp::detail::cppQuoted(g.formFactor) << ";\n";
+    o << "        g.memoryGb = " << gp::detail::cppNumber(g.memoryGb) << ";\n";
+    o << "        g.memoryType = " << gp::detail::cppQuoted(g.memoryType) << ";\n";
+    o << "        g.bandwidthGbps = " << gp::detail::cppNumber(g.bandwidthGbps) << ";\n";
+    o << "        g.fp32Tflops = " << gp::detail::cppNumber(g.fp32Tflops) << ";\n";
+    o << "        g.tf32Tflops = " << gp::detail::cppNumber(g.tf32Tflops) << ";\n";
+    o << "        g.fp16Tflops = " << gp::detail::cppNumber(g.fp16Tflops) << ";\n";
+    o << "        g.bf16Tflops = " << gp::detail::cppNumber(g.bf16Tflops) << ";\n";
+    o << "        g.fp8Tflops = " << gp::detail::cppNumber(g.fp8Tflops) << ";\n";
+    o << "        g.int8Tops = " << gp::detail::cppNumber(g.int8Tops) << ";\n";
+    o << "        g.fp4Tflops = " << gp::detail::cppNumber(g.fp4Tflops) << ";\n";
+    o << "        g.tdpW = " << gp::detail::cppNumber(g.tdpW) << ";\n";
+    o << "        g.interconnect = " << gp::detail::cppQuoted(g.interconnect) << ";\n";
+    o << "        g.interconnectGbps = " << gp::detail::cppNumber(g.interconnectGbps) << ";\n";
     o << "        g.pcieGen = " << g.pcieGen << ";\n";
     o << "        g.migMaxInstances = " << g.migMaxInstances << ";\n";
     o << "        g.smCount = " << g.smCount << ";\n";
     o << "        g.migSms = {";
     for (std::size_t i = 0; i < g.migSms.size(); ++i)
-        o << (i ? ", " : "") << "{" << quoted(g.migSms[i].first) << ", " << g.migSms[i].second << "}";
+        o << (i ? ", " : "") << "{" << gp::detail::cppQuoted(g.migSms[i].first) << ", " << g.migSms[i].second << "}";
     o << "};\n";
-    o << "        g.migSmsSource = " << quoted(g.migSmsSource) << ";\n";
+    o << "        g.migSmsSource = " << gp::detail::cppQuoted(g.migSmsSource) << ";\n";
     o << "        g.ecc = " << (g.ecc ? "true" : "false") << ";\n";
     o << "        g.year = " << g.year << ";\n";
-    o << "        g.pricePerHour.low = " << number(p.low) << ";\n";
-    o << "        g.pricePerHour.typical = " << number(p.typical) << ";\n";
-    o << "        g.pricePerHour.high = " << number(p.high) << ";\n";
+    o << "        g.pricePerHour.low = " << gp::detail::cppNumber(p.low) << ";\n";
+    o << "        g.pricePerHour.typical = " << gp::detail::cppNumber(p.typical) << ";\n";
+    o << "        g.pricePerHour.high = " << gp::detail::cppNumber(p.high) << ";\n";
     if (p.spot)
-        o << "        g.pricePerHour.spot = " << number(*p.spot) << ";\n";
-    o << "        g.pricePerHour.providers = " << quoted(p.providers) << ";\n";
-    o << "        g.pricePerHour.seen = " << quoted(p.seen) << ";\n";
-    o << "        g.purchaseUsd = " << number(g.purchaseUsd) << ";\n";
-    o << "        g.purchaseNote = " << quoted(g.purchaseNote) << ";\n";
-    o << "        g.confidence = " << quoted(g.confidence) << ";\n";
+        o << "        g.pricePerHour.spot = " << gp::detail::cppNumber(*p.spot) << ";\n";
+    o << "        g.pricePerHour.providers = " << gp::detail::cppQuoted(p.providers) << ";\n";
+    o << "        g.pricePerHour.seen = " << gp::detail::cppQuoted(p.seen) << ";\n";
+    o << "        g.purchaseUsd = " << gp::detail::cppNumber(g.purchaseUsd) << ";\n";
+    o << "        g.purchaseNote = " << gp::detail::cppQuoted(g.purchaseNote) << ";\n";
+    o << "        g.confidence = " << gp::detail::cppQuoted(g.confidence) << ";\n";
     o << "        g.uncertainFields = " << strings(g.uncertainFields) << ";\n";
     o << "        g.sources = " << strings(g.sources) << ";\n";
-    o << "        g.notes = " << quoted(g.notes) << ";\n";
+    o << "        g.notes = " << gp::detail::cppQuoted(g.notes) << ";\n";
     o << "        g.tier = Tier(" << int(g.tier) << ");\n";
     o << "        g.userDefined = " << (g.userDefined ? "true" : "false") << ";\n";
     o << "        v.push_back(std::move(g));\n    }\n";
@@ -140,13 +110,8 @@ int main(int argc, char** argv)
              "    // never destroyed: a program's exit need not free 48 entries one by one.\n"
              "    static const Catalog* catalog = new Catalog(fromCheckedEntries(builtinEntries()));\n"
              "    return *catalog;\n}\n\n} // namespace gp\n";
-        std::ofstream out(argv[1], std::ios::binary);
-        out << o.str();
-        out.close();
-        if (!out) {
-            std::cerr << "gp_catalog_table: cannot write " << argv[1] << "\n";
+        if (!gp::detail::writeGeneratedSource(argv[1], o.str(), "gp_catalog_table"))
             return 1;
-        }
     } catch (const gp::InputError& e) {
         std::cerr << "gp_catalog_table: the built-in catalog is invalid: " << e.what() << "\n";
         return 1;
