@@ -219,7 +219,7 @@ InferenceResult inferencePerformance(Plan& p)
     // per-token latency of a batch that fits in one micro-batch.
     double stage = weightTime + kvTime;
     if (p.tp > 1)
-        stage += 2.0 * layers * (allReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+        stage += 2.0 * layers * (decodeAllReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     const double sends = (p.pp - 1) * stageSendSeconds(p, micro * m.hidden * 2 / p.tp);
     double tpot = stage * p.pp + sends + floor;
     if (p.pp > 1)
@@ -232,7 +232,7 @@ InferenceResult inferencePerformance(Plan& p)
     double served = 0; // serving: requests/s under the load
     if (p.serving)
         served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
-                                p.tp > 1 ? 2.0 * layers * allReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
+                                p.tp > 1 ? 2.0 * layers * decodeAllReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
                                 std::max(c.decodeGemmMinRows, 1.0),
                                 [&](double decoding) {
                                     // The GEMM efficiency at the rows a step really has (its micro-batch's share of
