@@ -121,6 +121,7 @@ constexpr Field kFields[] = {
     // Issue #16: architecture families and collectives
     {"uncertainty_unmeasured_family", &Calibration::uncertaintyUnmeasuredFamily},
     {"nvlink_bus_eff", &Calibration::nvlinkBusEff},
+    {"nvlink_bus_eff_decode", &Calibration::nvlinkBusEffDecode},
 };
 
 // Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_throughput"

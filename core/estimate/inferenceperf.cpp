@@ -20,10 +20,12 @@ namespace {
 /// `forward(tokens, head, attnFlops)` times one pass; `decodeStep` is the decode
 /// step of the whole batch, of which `kvReadS` reads its KV cache and
 /// max(`weightReadS`, `gemmS`) streams the weights (`gemmS`: their GEMMs at the
-/// batch's rows, `minRows` the smallest tile). Returns the requests per second served.
-template <class Forward>
+/// batch's rows, `minRows` the smallest tile; `gemmAt(decoding)` the GEMM
+/// efficiency at the rows of a step that decodes `decoding` sequences). Returns
+/// the requests per second served.
+template <class GemmAt, class Forward>
 double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvReadS, double weightReadS, double gemmS,
-                      double rowCommS, double minRows, Forward&& forward)
+                      double rowCommS, double minRows, GemmAt&& gemmAt, Forward&& forward)
 {
     const auto& inf = p.s->inference;
     const double batch = std::max(1, inf.batch);
@@ -44,9 +46,12 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     const double weightS = std::max(weightReadS, gemmS);
     const double rows = std::max(minRows, batch);
     // The TP all-reduces (rowCommS at the whole batch) carry one row per decoding sequence, as the KV reads do.
+    // The GEMMs of a step that decodes fewer sequences than the batch (a full KV pool: the engine holds
+    // `admitted`) do fewer FLOPs but at the efficiency of their fewer rows: fewer tiles fill the SMs.
+    const double effBatch = gemmAt(batch);
     auto decodeOnly = [=](double decoding) {
         return decodeStep - weightS - kvReadS - rowCommS +
-               std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows) +
+               std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows * effBatch / gemmAt(decoding)) +
                (kvPerSeq + rowCommS / batch) * decoding;
     };
     shape.step = [=, &forward](double prefillTokens, double decoding) {
@@ -214,7 +219,7 @@ InferenceResult inferencePerformance(Plan& p)
     // per-token latency of a batch that fits in one micro-batch.
     double stage = weightTime + kvTime;
     if (p.tp > 1)
-        stage += 2.0 * layers * (allReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
+        stage += 2.0 * layers * (decodeAllReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     const double sends = (p.pp - 1) * stageSendSeconds(p, micro * m.hidden * 2 / p.tp);
     double tpot = stage * p.pp + sends + floor;
     if (p.pp > 1)
@@ -227,8 +232,15 @@ InferenceResult inferencePerformance(Plan& p)
     double served = 0; // serving: requests/s under the load
     if (p.serving)
         served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
-                                p.tp > 1 ? 2.0 * layers * allReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
-                                std::max(c.decodeGemmMinRows, 1.0), [&](double tokens, double head, double stepAttnFlops) {
+                                p.tp > 1 ? 2.0 * layers * decodeAllReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
+                                std::max(c.decodeGemmMinRows, 1.0),
+                                [&](double decoding) {
+                                    // The GEMM efficiency at the rows a step really has (its micro-batch's share of
+                                    // the `decoding` sequences): fewer rows fill fewer tiles (gemm_shape_c).
+                                    const double rowsAt = std::max(c.decodeGemmMinRows, micro * decoding / std::max(1, inf.batch));
+                                    return gemmEff(p, ct, rowsAt, double(m.hidden) / p.tp, m.hidden);
+                                },
+                                [&](double tokens, double head, double stepAttnFlops) {
             GemmWork g;
             double a = 0;
             return forwardSeconds(tokens, head, stepAttnFlops, g, a);

@@ -79,6 +79,7 @@ double networkBandwidth(const Plan& p);
 /// Seconds to reduce-scatter (or all-gather) `bytes` held by each of `n` GPUs.
 double scatterSeconds(const Plan& p, double bytes, int n);
 double allReduceSeconds(const Plan& p, double bytes, int n);
+double decodeAllReduceSeconds(const Plan& p, double bytes, int n);
 /// Fixed cost of one small all-reduce inside a node.
 double allReduceLatency(const Plan& p, int n);
 /// Seconds to send `bytes` of activations from one pipeline stage to the next.

@@ -313,6 +313,22 @@ double scatterSeconds(const Plan& p, double bytes, int n)
 
 double allReduceSeconds(const Plan& p, double bytes, int n) { return 2 * scatterSeconds(p, bytes, n); }
 
+/// A decode step's all-reduce (`bytes`: one row per sequence, a few MB): NCCL
+/// moves messages of that size over NVLink below its large-message bus
+/// bandwidth (nvlink_bus_eff_decode instead of nvlink_bus_eff: 8x H100 at
+/// 4-16 MB). PCIe groups and the hop between nodes keep their rates.
+double decodeAllReduceSeconds(const Plan& p, double bytes, int n)
+{
+    const double whole = allReduceSeconds(p, bytes, n);
+    const int g = std::min(n, p.nodeSize);
+    const Gpu& gpu = *p.gpu;
+    if (g <= 1 || gpu.interconnectGbps <= 0 || (g > 2 && p.bridged))
+        return whole; // no NVLink part (intraNodeBandwidth's PCIe case)
+    const double inNode = 2 * bytes * (g - 1) / g;
+    const double decodeRate = gpu.interconnectGbps / 2 * 1e9 * scaled(p.cal->nvlinkBusEffDecode, p.family->collective);
+    return whole - inNode / intraNodeBandwidth(p, g) + inNode / decodeRate;
+}
+
 /// Fixed cost of one small all-reduce inside a node: launch plus one
 /// synchronization per ring step (NCCL / TensorRT-LLM custom all-reduce: ~10 us
 /// on 2 GPUs, ~30 us on 8).

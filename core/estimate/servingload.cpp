@@ -127,6 +127,12 @@ LoadResult closedLoop(const EngineShape& e, int users)
             const double mid = 0.5 * (lo + hi);
             (gap(mid, s, r1) < 0 ? lo : hi) = mid;
         }
+        // The root between the last bracket's ends (linear): continuous in the
+        // engine's constants, where a bisection's end moves in steps of its tolerance.
+        const double gLo = gap(std::max(lo, 1e-6), s, r1);
+        const double gHi = gap(hi, s, r1);
+        if (gLo < 0 && gHi >= 0)
+            lo += (hi - lo) * gLo / (gLo - gHi);
     }
     gap(std::max(lo, 1e-6), s, r1);
     const double x = mva(s.v.prefillS, s.v.shareS, s.d, inEngine, r1);

@@ -96,8 +96,8 @@ private slots:
     void builtinTableIsCompleteAndWithinBounds()
     {
         const gp::Calibration& c = gp::builtinCalibration();
-        QCOMPARE(gp::calibrationConstantCount(), 116);
-        QCOMPARE(int(c.entries.size()), 116);
+        QCOMPARE(gp::calibrationConstantCount(), 117);
+        QCOMPARE(int(c.entries.size()), 117);
         QVERIFY(c.warnings.empty());
         std::map<std::string, int> kinds;
         for (const auto& e : c.entries) {
@@ -108,14 +108,14 @@ private slots:
             ++kinds[e.kind];
         }
         // 59 fitted on runs (31 base + 3 scales and 1 band for each of the 7
-        // scaled architecture families), 15 read directly off a measurement, 7
-        // from papers and engines (nvlink_bus_eff, pcie_eff among them), 35 judgement (the
+        // scaled architecture families), 15 read directly off a measurement, 8
+        // from papers and engines (nvlink_bus_eff, nvlink_bus_eff_decode, pcie_eff among them), 35 judgement (the
         // 7 families' collective scales, kept at 1, among them); pcie_eff is
         // NCCL's published PCIe bus bandwidth (nccl issue #1639), not a judgement.
         QCOMPARE(kinds.size(), std::size_t(4));
         QCOMPARE(kinds["fitted"], 59);
         QCOMPARE(kinds["measured"], 15);
-        QCOMPARE(kinds["literature"], 7);
+        QCOMPARE(kinds["literature"], 8);
         QCOMPARE(kinds["assumed"], 35);
     }
 
@@ -132,12 +132,13 @@ private slots:
         QCOMPARE(c.attnEffHopperBlackwell, 0.2715); // FlashAttention-2 class on an H100, above its 0.2 bound
         QCOMPARE(c.trainGemmDerateOptimized, 0.7509);
         QCOMPARE(c.kernelSTrainEager, 32.36e-6);
-        QCOMPARE(c.decodeBandwidthEff, 0.8441);
+        QCOMPARE(c.decodeBandwidthEff, 0.8445);
         QCOMPARE(c.prefillKernelsLayerEager, 46.0);
         QCOMPARE(c.contextCudaMib, 620.0);
         QCOMPARE(c.usableMemoryFraction, 0.9956);
         QCOMPARE(c.uncertaintyUnmeasuredFamily, 0.38); // a family without published rows
         QCOMPARE(c.nvlinkBusEff, 0.82);                // NCCL: 370 of 450 GB/s on NVLink 4 (nccl-tests#212)
+        QCOMPARE(c.nvlinkBusEffDecode, 0.642);         // NCCL at 4-16 MiB on 8x H100: 288.8 of 450 GB/s (Triton-distributed#57)
         QVERIFY(c.find("no_such_constant") == nullptr);
     }
 
@@ -202,7 +203,7 @@ private slots:
         doc = minimalDocument();
         doc["constants"].push_back({{"id", "conv_eff"}, {"value", 0.5}});
         QCOMPARE(problemsOf(doc.dump()),
-                 QStringList{"constants[116].id: \"conv_eff\" is given twice (first at constants[35])"});
+                 QStringList{"constants[117].id: \"conv_eff\" is given twice (first at constants[35])"});
         doc = minimalDocument();
         doc["constants"][2] = 7;
         QCOMPARE(problemsOf(doc.dump()),
@@ -219,7 +220,7 @@ private slots:
                              "value - unexpected '}'; expected '[', '{', or a literal"});
         json doc = minimalDocument();
         doc["count"] = 5;
-        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 116 known constants"});
+        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 117 known constants"});
         doc = minimalDocument();
         doc["format"] = "gpu-catalog";
         QCOMPARE(problemsOf(doc.dump()), QStringList{"format: must be \"gpuplanner-calibration\""});
@@ -234,8 +235,8 @@ private slots:
         json doc = minimalDocument();
         doc["constants"].push_back({{"id", "gemm_eff_fp4"}, {"value", 0.7}});
         const gp::Calibration c = gp::loadCalibration(doc.dump());
-        QCOMPARE(c.warnings, std::vector<std::string>{"constants[116].id: unknown constant \"gemm_eff_fp4\", ignored"});
-        QCOMPARE(int(c.entries.size()), 116);
+        QCOMPARE(c.warnings, std::vector<std::string>{"constants[117].id: unknown constant \"gemm_eff_fp4\", ignored"});
+        QCOMPARE(int(c.entries.size()), 117);
     }
 
     void builtinThroughOptionsIsTheDefault()

@@ -452,11 +452,13 @@ void TestEstimateCost::uncertaintyWidens()
     const gp::GpuEstimate ampere = gp::estimateOn(s, gpu("nvidia-a100-80gb-sxm"));
     const gp::GpuEstimate amd = gp::estimateOn(s, gpu("amd-mi300x"));
     const gp::GpuEstimate tpu = gp::estimateOn(s, gpu("google-tpu-v5p"));
-    // Distance from measurement (issue #16): the measured family (Hopper) is
-    // tightest; Ampere and CDNA have published rows and get their leave-one-out
-    // band; TPU has none and gets the wide band.
+    // Distance from measurement (issue #16): the measured family (Hopper) keeps
+    // its band; Ampere and CDNA have published rows and get their leave-one-out
+    // band (CDNA's 24 inference rows: 9.0%, a hair under Hopper's measured
+    // training band, 9.1%); TPU has none and gets the wide band.
     QVERIFY_LESS(hopper.uncertainty.throughput, ampere.uncertainty.throughput);
-    QVERIFY_LESS(hopper.uncertainty.throughput, amd.uncertainty.throughput);
+    QCOMPARE(amd.uncertainty.throughput, gp::builtinCalibration().family(gpu("amd-mi300x")).uncertaintyThroughput);
+    QCOMPARE(ampere.uncertainty.throughput, gp::builtinCalibration().family(gpu("nvidia-a100-80gb-sxm")).uncertaintyThroughput);
     QVERIFY_LESS(ampere.uncertainty.throughput, tpu.uncertainty.throughput);
     QVERIFY_LESS(amd.uncertainty.throughput, tpu.uncertainty.throughput);
     QCOMPARE(tpu.uncertainty.throughput, gp::builtinCalibration().uncertaintyUnmeasuredFamily);

@@ -421,11 +421,15 @@ private slots:
         const gp::CrossValidation newton = gp::crossValidate(set, full, newtonOptions);
         const gp::CrossValidation again = gp::crossValidate(set, full, newtonOptions);
         QCOMPARE(newton.leaveOneOut.rows.size(), exact.leaveOneOut.rows.size());
+        // A published max-throughput row names the batch whose rate was best; past a
+        // full KV pool neighbouring batches serve the same sequences (IN02: 15,063 vs
+        // 15,080 tok/s at 2,048 and 1,024), so two refits may name different ones.
+        const auto withoutBatch = [](const std::string& record) { return record.substr(0, record.find(" (batch ")); };
         double worst = 0;
         for (std::size_t i = 0; i < exact.leaveOneOut.rows.size(); ++i) {
             const auto& a = exact.leaveOneOut.rows[i];
             const auto& b = newton.leaveOneOut.rows[i];
-            QCOMPARE(b.record, a.record);
+            QCOMPARE(withoutBatch(b.record), withoutBatch(a.record));
             QCOMPARE(b.metric, a.metric);
             QCOMPARE(again.leaveOneOut.rows[i].predicted, b.predicted); // deterministic
             worst = std::max(worst, std::fabs(std::log(b.predicted / a.predicted)));
