@@ -245,13 +245,27 @@ Uncertainty uncertaintyFor(const Plan& p)
     return {mem, thr};
 }
 
+std::optional<Gpu> migSliceFor(const Scenario& s, const Gpu& whole, const MigProfile** profile)
+{
+    if (s.hardware.mig.empty())
+        return std::nullopt;
+    const MigProfile* found = findMigProfile(whole, s.hardware.mig);
+    if (!found)
+        throw InputError("hardware.mig", migUnsupportedMessage(whole, s.hardware.mig));
+    if (profile)
+        *profile = found;
+    return migSlice(whole, *found);
+}
+
+double jobCapacityBytes(const Plan& p, const Gpu& gpu)
+{
+    const double usable = gpu.memoryGb * units::kGiB * p.cal->usableMemoryFraction;
+    return p.serving ? usable * p.s->inference.memoryFraction : usable;
+}
+
 } // namespace detail
 
 namespace {
-
-/// Usable device memory. Marketed sizes of HBM/GDDR parts are binary (an "80 GB"
-/// H100 shows 81559 MiB in nvidia-smi: usable_memory_fraction of 80 GiB).
-double capacityBytes(const Gpu& g, const Calibration& c) { return g.memoryGb * units::kGiB * c.usableMemoryFraction; }
 
 struct Price {
     double perGpuHour = 0;
@@ -299,15 +313,8 @@ Price pricePerGpuHour(const Scenario& s, const Gpu& g)
 
 GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOptions& options, const Calibration* calibration)
 {
-    // hardware.mig: the job runs on one slice, modelled as a GPU of its own (core/hardware/mig.h).
-    std::optional<Gpu> slice;
     const MigProfile* profile = nullptr;
-    if (!s.hardware.mig.empty()) {
-        profile = findMigProfile(whole, s.hardware.mig);
-        if (!profile)
-            throw InputError("hardware.mig", migUnsupportedMessage(whole, s.hardware.mig));
-        slice = migSlice(whole, *profile);
-    }
+    const std::optional<Gpu> slice = detail::migSliceFor(s, whole, &profile);
     const Gpu& gpu = slice ? *slice : whole;
     detail::Plan plan = detail::makePlan(s, gpu, options.explain, calibration);
     if (profile)
@@ -316,9 +323,7 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     e.gpuId = whole.id;
     e.gpuName = gpu.name;
     e.count = plan.count;
-    e.capacityBytes = capacityBytes(gpu, *plan.cal);
-    if (plan.serving) // a serving engine uses its share of the GPU (inference.memory_fraction)
-        e.capacityBytes *= s.inference.memoryFraction;
+    e.capacityBytes = detail::jobCapacityBytes(plan, gpu);
     e.approximate = s.model.approximate;
     e.computePrecision = std::string(dtypeName(plan.compute));
 

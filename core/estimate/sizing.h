@@ -8,9 +8,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace gp {
+struct MigProfile;
+}
 
 namespace gp::detail {
 
@@ -128,6 +133,16 @@ void setGpuTraits(Plan& p, const Gpu& gpu);
 /// Resolves formats and fallbacks; records what changed in plan.notes. A null
 /// calibration means builtinCalibration().
 Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain = true, const Calibration* calibration = nullptr);
+
+/// hardware.mig: the slice the job runs on, modelled as a GPU of its own
+/// (core/hardware/mig.h); nullopt for a whole GPU. `profile`, when given, gets
+/// the slice's profile. Throws InputError naming hardware.mig when `whole` lacks it.
+std::optional<Gpu> migSliceFor(const Scenario& s, const Gpu& whole, const MigProfile** profile = nullptr);
+
+/// Memory the job may use on `gpu`: usable_memory_fraction of its binary size
+/// (an "80 GB" H100 shows 81559 MiB), a serving engine's share of that
+/// (inference.memory_fraction).
+double jobCapacityBytes(const Plan& p, const Gpu& gpu);
 
 /// Bytes per parameter of the model states on one GPU (full fine-tuning, after
 /// the ZeRO stage's sharding over Plan::shard; tensor/pipeline split not applied).
