@@ -36,7 +36,7 @@ jobs=${JOBS:-2}
 
 echo "== configuring $build"
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DGP_FUZZ=ON -DGP_SANITIZE=ON \
-      -DGP_BUILD_GUI=OFF -DGP_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null || exit 2
+      -DGP_BUILD_GUI=OFF -DGP_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only >/dev/null || exit 2
 build_targets=()
 for t in "${targets[@]}"; do
     case "$t" in
