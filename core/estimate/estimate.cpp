@@ -379,11 +379,11 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
                                    : " / utilization " + detail::fmt(s.pricing.utilization))); });
         }
         if (t.targets.deadlineHours && r.hours && *r.hours > *t.targets.deadlineHours)
-            e.targetMisses.push_back("takes " + detail::fmt(*r.hours) + " h, deadline " +
-                                     detail::fmt(*t.targets.deadlineHours) + " h");
+            e.targetMisses.push_back("takes " + detail::fmtReadable(*r.hours) + " h, deadline " +
+                                     detail::fmtReadable(*t.targets.deadlineHours) + " h");
         if (t.targets.budgetUsd && r.costUsd && *r.costUsd > *t.targets.budgetUsd)
-            e.targetMisses.push_back("costs $" + detail::fmt(*r.costUsd) + ", budget $" +
-                                     detail::fmt(*t.targets.budgetUsd));
+            e.targetMisses.push_back("costs $" + detail::fmtReadable(*r.costUsd) + ", budget $" +
+                                     detail::fmtReadable(*t.targets.budgetUsd));
         plan.term("perf.step", "Step time", r.stepMs, "ms", [&] { return std::string("per optimizer step (micro_batch x grad_accum per GPU)"); });
         e.training = r;
     } else {
@@ -398,12 +398,12 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
                           " tokens/s x 3600) x 1e6"); });
         }
         if (tg.ttftMs && r.ttftMs && *r.ttftMs > *tg.ttftMs)
-            e.targetMisses.push_back("TTFT " + detail::fmt(*r.ttftMs) + " ms > target " + detail::fmt(*tg.ttftMs) + " ms");
+            e.targetMisses.push_back("TTFT " + detail::fmtReadable(*r.ttftMs) + " ms > target " + detail::fmtReadable(*tg.ttftMs) + " ms");
         if (tg.ttftP99Ms && r.ttftP99Ms && *r.ttftP99Ms > *tg.ttftP99Ms)
-            e.targetMisses.push_back("TTFT p99 " + detail::fmt(*r.ttftP99Ms) + " ms > target " +
-                                     detail::fmt(*tg.ttftP99Ms) + " ms");
+            e.targetMisses.push_back("TTFT p99 " + detail::fmtReadable(*r.ttftP99Ms) + " ms > target " +
+                                     detail::fmtReadable(*tg.ttftP99Ms) + " ms");
         if (tg.tpotMs && r.tpotMs && *r.tpotMs > *tg.tpotMs)
-            e.targetMisses.push_back("TPOT " + detail::fmt(*r.tpotMs) + " ms > target " + detail::fmt(*tg.tpotMs) + " ms");
+            e.targetMisses.push_back("TPOT " + detail::fmtReadable(*r.tpotMs) + " ms > target " + detail::fmtReadable(*tg.tpotMs) + " ms");
         if (tg.requestsPerS) {
             double served = 0;
             if (r.tokensPerS)

@@ -80,6 +80,22 @@ std::string fmtGiB(double bytes)
     return buf;
 }
 
+std::string fmtReadable(double v)
+{
+    if (!std::isfinite(v) || std::fabs(v) < 1000 || std::fabs(v) >= 1e15)
+        return fmt(v);
+    const long long n = std::llround(std::fabs(v));
+    std::string digits = std::to_string(n);
+    std::string out;
+    out.reserve(digits.size() + digits.size() / 3 + 1);
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
 std::string fixed2(double v)
 {
     char buf[64];

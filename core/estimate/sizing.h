@@ -180,6 +180,7 @@ Uncertainty uncertaintyFor(const Plan& p);
 
 std::string fmt(double v, int precision = 3);   // "%.*g"
 std::string fmtGiB(double bytes);               // "12.30 GiB"
+std::string fmtReadable(double v);              // fmt(v) below 1,000; "3,480" (rounded, grouped) from there
 std::string fixed2(double v);                   // printf("%.2f", v), byte for byte
 
 } // namespace gp::detail

@@ -423,6 +423,19 @@ private slots:
                 QCOMPARE(gp::detail::fmt(v, p), printfG(v, p));
         }
     }
+
+    void targetMissesReadAsPlainNumbers()
+    {
+        // A missed target is read by a person: no "3.48e+03 ms" (gpt-oss-120b
+        // decoded eagerly in BF16 missed a 50 ms TPOT target that way).
+        QCOMPARE(gp::detail::fmtReadable(3479.8), std::string("3,480"));
+        QCOMPARE(gp::detail::fmtReadable(999.4), std::string("999"));
+        QCOMPARE(gp::detail::fmtReadable(58567.0), std::string("58,567"));
+        QCOMPARE(gp::detail::fmtReadable(1234567.4), std::string("1,234,567"));
+        QCOMPARE(gp::detail::fmtReadable(-2500.5), std::string("-2,501"));
+        QCOMPARE(gp::detail::fmtReadable(12.345), std::string("12.3"));
+        QCOMPARE(gp::detail::fmtReadable(2e15), std::string("2e+15"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestPerfModel)
