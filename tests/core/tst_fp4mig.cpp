@@ -309,6 +309,47 @@ private slots:
             QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "4g")), 64.0 / 132);
             QCOMPARE(gp::migComputeShare(h, *gp::findMigProfile(h, "7g")), 1.0);
         }
+        // Blackwell (session 11; sources in each entry's mig_sms_source): the profiles whose
+        // SMs nvidia-smi mig -lgip printed in a public thread get SMs / the GPU's SMs
+        // (XLA's device descriptions: B200 148, GB200 152, RTX PRO 6000 Blackwell 188);
+        // the rows not found keep the MIG user guide's fraction of the compute slots.
+        struct Cited { const char* id; int sms; const char* profile; int profileSms; };
+        for (const Cited& c : {Cited{"nvidia-b200", 148, "1g", 18}, Cited{"nvidia-b200", 148, "2g", 36},
+                               Cited{"nvidia-gb200", 152, "1g", 18}, Cited{"nvidia-gb200", 152, "2g", 38},
+                               Cited{"nvidia-rtx-pro-6000-blackwell", 188, "1g", 46}}) {
+            const gp::Gpu& g = gpu(c.id);
+            QCOMPARE(g.smCount, c.sms);
+            const gp::MigProfile& p = *gp::findMigProfile(g, c.profile);
+            QCOMPARE(gp::migComputeShare(g, p), double(c.profileSms) / c.sms);
+            QCOMPARE(gp::migSlice(g, p).bf16Tflops, g.bf16Tflops * c.profileSms / c.sms);
+            QCOMPARE(gp::migSlice(g, p).smCount, c.profileSms);
+            QVERIFY(gp::migSliceNote(g, p).find(std::to_string(c.profileSms) + " of its " + std::to_string(c.sms) +
+                                                " SMs (nvidia-smi mig -lgip)") != std::string::npos);
+        }
+        // B200 1g.23gb: 18 of 148 SMs = 12.2% of the peaks, not the guide's 1/7 = 14.3%;
+        // it is still billed as one of seven slots.
+        const gp::Gpu& b200 = gpu("nvidia-b200");
+        QCOMPARE(gp::migProfileLabel(b200, *gp::findMigProfile(b200, "2g")), std::string("2g.45gb"));
+        QCOMPARE(gp::migSlice(b200, *gp::findMigProfile(b200, "1g")).pricePerHour.typical, b200.pricePerHour.typical / 7);
+        QCOMPARE(gp::migProfileLabel(gpu("nvidia-gb200"), *gp::findMigProfile(gpu("nvidia-gb200"), "2g")),
+            std::string("2g.47gb"));
+        QCOMPARE(gp::migProfileLabel(gpu("nvidia-rtx-pro-6000-blackwell"),
+                     *gp::findMigProfile(gpu("nvidia-rtx-pro-6000-blackwell"), "1g")),
+            std::string("1g.24gb"));
+        for (const char* profile : {"3g", "4g", "7g"})
+            QCOMPARE(gp::migComputeShare(b200, *gp::findMigProfile(b200, profile)),
+                     gp::findMigProfile(b200, profile)->computeFraction());
+        QVERIFY(gp::migSliceNote(b200, *gp::findMigProfile(b200, "3g")).find("3/7 of its SMs (NVIDIA MIG user guide)") !=
+                std::string::npos);
+        // No public listing of their profiles' SMs was found (H100 PCIe, H100 NVL, H200 NVL,
+        // GH200, B300, GB300, A30): the guide's fraction, and no sm_count to divide by.
+        for (const char* id : {"nvidia-h100-pcie", "nvidia-h100-nvl", "nvidia-h200-nvl", "nvidia-gh200", "nvidia-b300",
+                               "nvidia-gb300", "nvidia-a30"}) {
+            const gp::Gpu& g = gpu(id);
+            QVERIFY2(g.migSms.empty(), id);
+            const gp::MigProfile& p = gp::migProfiles(g).front();
+            QCOMPARE(gp::migComputeShare(g, p), p.computeFraction());
+        }
         // A GPU whose profile SMs the catalog does not list keeps the guide's fraction of the slots.
         const gp::Gpu& a30 = gpu("nvidia-a30");
         QCOMPARE(gp::migComputeShare(a30, *gp::findMigProfile(a30, "2g")), 0.5);

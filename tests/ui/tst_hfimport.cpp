@@ -84,6 +84,10 @@ private slots:
                                << "Llama-3.3-70B-Instruct: 70.6B parameters, 80 layers";
         QTest::newRow("olmo2") << "olmo-2-1124-13b.json" << "OLMo-2-1124-13B"
                                << "OLMo-2-1124-13B: 13.7B parameters, 40 layers";
+        // mistral3: the language model under text_config, the Pixtral tower beside it
+        // (hand-computed in tst_hfmodels3: 23,572,403,200 + 438,958,080).
+        QTest::newRow("mistral3") << "mistral-small-3.1-24b-instruct-2503.json" << "Mistral-Small-3.1-24B-Instruct-2503"
+                                  << "Mistral-Small-3.1-24B-Instruct-2503: 24.0B parameters, 40 layers, vision tower 439M";
     }
 
     void dropsEachNewType()
