@@ -161,6 +161,13 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                 s.hardware.tp = other.value("tp", 1);
                 s.hardware.pp = other.value("pp", 1);
                 s.training.gradAccum = other.value("grad_accum", 1);
+                // torchtitan rows state torch.compile and Float8 linears: without
+                // compile the model runs its PyTorch ops one kernel each (eager);
+                // Float8 (torchao) runs the linears' GEMMs in FP8.
+                if (const auto it = other.find("torch_compile"); it != other.end() && it->is_boolean())
+                    s.runtime = it->get<bool>() ? Runtime::Optimized : Runtime::Eager;
+                if (const auto it = other.find("float8"); it != other.end() && it->is_boolean() && it->get<bool>())
+                    s.training.precision = TrainPrecision::FP8;
                 if (s.hardware.pp > 1 && !other.contains("grad_accum")) {
                     // A pipeline splits the local batch into micro-batches of 1.
                     s.training.gradAccum = s.training.microBatch;

@@ -216,6 +216,31 @@ private slots:
         QVERIFY(std::fabs((b->predicted - a->predicted) / states - 1) < 1e-9);
     }
 
+    void torchtitanRowsReadCompileAndFloat8()
+    {
+        // torchtitan's rows state torch.compile and Float8 (software.other): the
+        // same 8B job on 8 H100s runs eager, compiled, and compiled with FP8 linears.
+        // Published: 5,762 / 6,667 / 8,532 tokens/s per GPU; FP8 must read faster
+        // than bf16 (its GEMMs) and the rows must not be the same scenario.
+        QFile f(QStringLiteral(GP_TEST_DATA_DIR "/published/torchtitan-llama3.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        gp::ValidationReport rep;
+        gp::validateText(f.readAll().toStdString(), "torchtitan-llama3.json", gp::Catalog::builtin(), rep);
+        auto predicted = [&](const std::string& id) {
+            for (const auto& r : rep.rows)
+                if (r.record.rfind(id + " ", 0) == 0)
+                    return r.predicted;
+            return -1.0;
+        };
+        const double eager = predicted("TITAN-H100-8B-g8-fsdp");
+        const double compiled = predicted("TITAN-H100-8B-g8-compile");
+        const double fp8 = predicted("TITAN-H100-8B-g8-compile-fp8");
+        QVERIFY(eager > 0 && compiled > 0 && fp8 > 0);
+        qInfo("8B on 8 H100: eager %.0f, compiled %.0f, compiled + FP8 %.0f tokens/s per GPU", eager, compiled, fp8);
+        QVERIFY(eager != compiled);
+        QVERIFY(fp8 > 1.2 * compiled);
+    }
+
     void roundTwoRunsTheCalibrationNeverSaw()
     {
         // measured-round2.json: 24 runs of other shapes on an H100 and an H200
