@@ -43,6 +43,11 @@ constexpr double kLogitBytesOptimized = 6;
 constexpr double kLossChunks = 8;
 constexpr double kLogitBytesChunkedEager = 2 + 4 + 4 / kLossChunks;
 constexpr double kLogitBytesChunkedCompiled = 2 + 4 / kLossChunks;
+// QLoRA's NF4 base weight: 4 bits + the double-quantized absmax, an int8 per
+// block of 64 weights and an fp32 scale per 256 blocks (bitsandbytes
+// bnb_4bit_use_double_quant; torchao's NF4Tensor: block_size 64,
+// scaler_block_size 256): 0.5 + 1/64 + 4/16384 = 0.515869 B.
+constexpr double kNf4Bytes = 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
 
 bool isLoraLike(const Plan& p)
 {
@@ -203,18 +208,18 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     // Weights
     double gathered = 0;
     if (lora) {
-        // Frozen base in bf16 (or 4-bit NF4 for QLoRA: 0.516 byte per weight with the
+        // Frozen base in bf16 (or 4-bit NF4 for QLoRA: kNf4Bytes per weight with the
         // double-quantized absmax, embeddings and head kept in bf16). FSDP shards it
         // like any parameter and all-gathers the current and the prefetched block.
         const bool nf4 = t.method == TrainMethod::Qlora;
         const double baseBytes = p.weightBytes >= 4 && !p.autocast ? 4 : 2;
-        const double base = nf4 ? layers * layerParams * 0.516 + (stageParams - layers * layerParams) * 2
+        const double base = nf4 ? layers * layerParams * kNf4Bytes + (stageParams - layers * layerParams) * 2
                                 : stageParams * baseBytes;
         if (fsdp)
-            gathered = 2 * unitParams * (nf4 ? 0.516 : baseBytes);
+            gathered = 2 * unitParams * (nf4 ? kNf4Bytes : baseBytes);
         mem.weights = base / tp / (fsdp ? d : 1) + gathered + trainable * 4 / (fsdp ? d : 1);
         p.term("memory.weights", "Weights (frozen base + adapters)", units::bytesToGiB(mem.weights), "GiB", [&] {
-            std::string f = nf4 ? "0.516 B x base linears (NF4 + absmax) + bf16 embeddings"
+            std::string f = nf4 ? fmt(kNf4Bytes, 4) + " B x base linears (NF4 + absmax) + bf16 embeddings"
                                 : fmt(baseBytes) + " B x " + fmt(stageParams / 1e9) + "B base";
             if (tp > 1 || fsdp)
                 f += " / " + fmt(tp * (fsdp ? d : 1)) + (fsdp ? " (tp x ZeRO-3 shard)" : " (tp)");
@@ -260,7 +265,7 @@ MemoryBreakdown lmStageMemory(Plan& p, Stage stage)
     if (gathered > 0)
         p.term("memory.weights.gathered", "ZeRO-3 all-gathered units", units::bytesToGiB(gathered), "GiB", [&] {
             return fmt(lora ? 2 : 3) + " x " + fmt(unitParams / 1e6) + "M params (one block" +
-                   (tp > 1 ? " / tp" : "") + ") x " + fmt(lora ? (t.method == TrainMethod::Qlora ? 0.516 : 2) : sb.gathered) + " B";
+                   (tp > 1 ? " / tp" : "") + ") x " + fmt(lora ? (t.method == TrainMethod::Qlora ? kNf4Bytes : 2.0) : sb.gathered) + " B";
         });
     // Optimizer states (mixed precision under ZeRO: with the fp32 master weights)
     double opt = 0;

@@ -50,7 +50,19 @@ TrainingResult trainingPerformance(Plan& p)
             gemm += adapterFlops / (peak(p, at) * gemmEff(p, at, tokens, t.loraRank, m.hidden));
         }
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
-        const double attn = attnF * (1 + 2.5 + recompute) / attnRate(p, false);
+        // FP8 training swaps the linear layers only (torchao's convert_to_float8_training
+        // replaces nn.Linear modules; Transformer Engine's fp8_dpa is off by default):
+        // attention runs at its bf16 rate.
+        double attnRateTrain = attnRate(p, false);
+        std::string attnText = p.explain ? attnRateText(p, false) : std::string();
+        if (p.compute == DType::FP8) {
+            p.compute = DType::BF16;
+            attnRateTrain = attnRate(p, false);
+            if (p.explain)
+                attnText = "bf16: FP8 covers the linears only; " + attnRateText(p, false);
+            p.compute = DType::FP8;
+        }
+        const double attn = attnF * (1 + 2.5 + recompute) / attnRateTrain;
 
         // Elementwise traffic scales with what the layers save (see memorymodel);
         // the composed tanh GELU's saved intermediates are counted by its own term.
@@ -102,7 +114,7 @@ TrainingResult trainingPerformance(Plan& p)
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (" + attnRateText(p, false) + ")"); });
+               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (" + attnText + ")"); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",

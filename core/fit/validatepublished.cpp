@@ -13,6 +13,85 @@
 
 namespace gp::detail::fitrecord {
 
+namespace {
+
+/// A fine-tuning framework's peak-memory row (torchtune's README tables), mapped
+/// setting by setting from `software` (the recipe config at the cited commit):
+/// the scenario keys of the same names where the spec has them; a setting the
+/// spec has no key for (activation offloading, FSDP CPU offload) or a batch whose
+/// size the data sets (unpacked, padded per batch) skips the row, named.
+void validateTrainingMemory(const json& r, Scenario& s, const Gpu& gpu, ValidationSet& rep, const std::string& label)
+{
+    const json& sw = r.value("software", json::object());
+    const json& other = sw.contains("other") && sw["other"].is_object() ? sw["other"] : json::object();
+    const std::string optim = lower(sw.value("optimizer", std::string()));
+    const std::string par = lower(sw.value("parallelism", std::string()));
+    auto flag = [&](const char* key) {
+        const auto it = other.find(key);
+        return it != other.end() && it->is_boolean() && it->get<bool>();
+    };
+    if (flag("activation_offloading")) {
+        rep.skipped.push_back(label + ": activation offloading (checkpointed layer inputs kept in host memory) "
+                                      "has no scenario key; not modelled");
+        return;
+    }
+    if (flag("fsdp_cpu_offload") || has(par, "cpu offload")) {
+        rep.skipped.push_back(label + ": FSDP CPU offload (parameters, gradients and optimizer states in host "
+                                      "memory) has no scenario key; not modelled");
+        return;
+    }
+    if (other.contains("packed") && !flag("packed")) {
+        rep.skipped.push_back(label + ": unpacked data padded per batch to its longest sample: the sequence "
+                                      "length is set by the data set, not by a scenario");
+        return;
+    }
+    s.mode = Mode::Training;
+    s.runtime = flag("compile") ? Runtime::Optimized : Runtime::Eager;
+    auto& t = s.training;
+    t.microBatch = sw.value("micro_batch_per_gpu", 1);
+    t.seqLen = r.value("model_arch", json::object()).value("seq_len", 2048);
+    t.gradAccum = other.value("grad_accum", 1);
+    const std::string mode = lower(r.value("mode", std::string()));
+    t.method = has(mode, "qlora") ? TrainMethod::Qlora : has(mode, "lora") ? TrainMethod::Lora : TrainMethod::Full;
+    // torchtune builds the model in cfg.dtype (bf16): weights, gradients and
+    // optimizer states all bf16, no autocast and no fp32 master copy.
+    t.precision = TrainPrecision::BF16;
+    t.optimizer = has(optim, "8bit") ? Optimizer::AdamW8bit : Optimizer::AdamW;
+    const std::string ac = lower(sw.value("activation_checkpointing", std::string("none")));
+    t.checkpointing = has(ac, "selective") ? Checkpointing::Selective
+                      : has(ac, "full")    ? Checkpointing::Full
+                                           : Checkpointing::None;
+    t.chunkedLoss = flag("chunked_loss");
+    t.optimizerInBackward = flag("optimizer_in_backward");
+    if (t.method != TrainMethod::Full) {
+        t.loraRank = other.value("lora_rank", t.loraRank);
+        // torchtune's lora_attn_modules (output_proj is HF's o_proj) and apply_lora_to_mlp.
+        t.loraTargets.clear();
+        if (const auto it = other.find("lora_targets"); it != other.end() && it->is_array())
+            for (const auto& name : *it)
+                if (name.is_string())
+                    t.loraTargets.push_back(name == "output_proj" ? std::string("o_proj") : name.get<std::string>());
+        if (flag("lora_mlp"))
+            for (const char* mlp : {"gate_proj", "up_proj", "down_proj"})
+                t.loraTargets.emplace_back(mlp);
+    }
+    // FSDP (torchtune's distributed recipes): full shard over the job's GPUs.
+    s.hardware.zero = has(par, "fsdp") && s.hardware.count > 1 ? 3 : 0;
+    // The statistic: PyTorch's caching-allocator counters (torchtune's
+    // training.get_memory_stats: active_bytes.all.peak, max_memory_allocated):
+    // the allocated tensors, without the CUDA context and the allocator's cache.
+    // bitsandbytes' paged optimizers put their states in CUDA managed memory
+    // (bitsandbytes/functional.py get_paged: cget_managed_ptr), which those
+    // counters never see.
+    const bool paged = has(optim, "paged");
+    addCase(rep, s, gpu, [paged, value = num(r, "value")](const GpuEstimate& e, const auto& add) {
+        const double allocated = e.memory.total() - e.memory.overhead - (paged ? e.memory.optimizer : 0);
+        add("published_peak_memory_allocated_gib", units::bytesToGiB(allocated), value);
+    });
+}
+
+} // namespace
+
 /// One record in published.json's shape (id, category, model_arch, hardware, software, metric, value).
 void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, RecordReader& rr)
 {
@@ -55,6 +134,8 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                   {"vocab", arch.value("vocab", 0)}};
         const bool gelu = arch.value("ffn_hidden", 0) == 4 * arch.value("hidden", 0);
         m["ffn"] = gelu ? "gelu" : "swiglu";
+        if (const json& o = arch.value("other", json()); o.is_object() && o.value("tied_embeddings", false))
+            m["tied_embeddings"] = true; // Llama 3.2 1B/3B: the head is the embedding table
         if (gelu)
             m["positional"] = "rope"; // MPT uses ALiBi: no learned position table
         s.modelSpec.form = ModelSpec::Form::Explicit;
@@ -80,6 +161,13 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                 s.hardware.tp = other.value("tp", 1);
                 s.hardware.pp = other.value("pp", 1);
                 s.training.gradAccum = other.value("grad_accum", 1);
+                // torchtitan rows state torch.compile and Float8 linears: without
+                // compile the model runs its PyTorch ops one kernel each (eager);
+                // Float8 (torchao) runs the linears' GEMMs in FP8.
+                if (const auto it = other.find("torch_compile"); it != other.end() && it->is_boolean())
+                    s.runtime = it->get<bool>() ? Runtime::Optimized : Runtime::Eager;
+                if (const auto it = other.find("float8"); it != other.end() && it->is_boolean() && it->get<bool>())
+                    s.training.precision = TrainPrecision::FP8;
                 if (s.hardware.pp > 1 && !other.contains("grad_accum")) {
                     // A pipeline splits the local batch into micro-batches of 1.
                     s.training.gradAccum = s.training.microBatch;
@@ -90,28 +178,8 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                 add("published_train_tokens_per_s_per_gpu", e.training->tokensPerS / count, value);
             });
         } else if (category == "training_memory") {
-            if (has(lower(sw.value("optimizer", std::string())), "paged")) {
-                rep.skipped.push_back(label + ": paged 8-bit AdamW with optimizer-in-backward keeps states in host "
-                                              "memory and stores no gradients; not modelled");
-                return;
-            }
             explicitModel();
-            s.mode = Mode::Training;
-            s.runtime = has(lower(r.value("notes", std::string())), "torch.compile on") ? Runtime::Optimized : Runtime::Eager;
-            s.training.microBatch = sw.value("micro_batch_per_gpu", 1);
-            s.training.seqLen = arch.value("seq_len", 2048);
-            const std::string mode = lower(r.value("mode", std::string()));
-            const std::string optim = lower(sw.value("optimizer", std::string()));
-            s.training.method = has(mode, "qlora") ? TrainMethod::Qlora : has(mode, "lora") ? TrainMethod::Lora : TrainMethod::Full;
-            s.training.precision = TrainPrecision::BF16;
-            s.training.optimizer = has(optim, "8bit") ? Optimizer::AdamW8bit : Optimizer::AdamW;
-            s.training.checkpointing = Checkpointing::Full;
-            if (s.training.method != TrainMethod::Full)
-                s.training.loraTargets = {"q_proj", "v_proj", "o_proj"};
-            // torchtune reports max_memory_reserved: no CUDA context.
-            addCase(rep, s, *gpu, [value = num(r, "value")](const GpuEstimate& e, const auto& add) {
-                add("published_peak_reserved_gib", units::bytesToGiB(e.memory.total()) - 620.0 / 1024, value);
-            });
+            validateTrainingMemory(r, s, *gpu, rep, label);
         } else if (category == "vision") {
             setPreset(s, has(modelName, "resnet-50") || has(modelName, "resnet50") ? "resnet50" : "resnet18");
             const bool train = has(lower(r.value("mode", std::string())), "training");

@@ -226,6 +226,31 @@ private slots:
         }
     }
 
+    void fp8TrainingKeepsAttentionInBf16()
+    {
+        // torchao's Float8 training (convert_to_float8_training) swaps nn.Linear
+        // modules only; Transformer Engine's FP8 attention (fp8_dpa) is off by
+        // default: attention keeps its bf16 rate. Llama 3.1 8B, 1 x 8192 on one
+        // H100: causal attention forward 4 x 8192^2 x 4096 x 32 x 0.5 =
+        // 17,592,186,044,416 FLOPs, x 3.5 (fwd + bwd) / (the bf16 peak x attn_eff_hopper_blackwell).
+        gp::Scenario s = scenario("llama-3.1-8b", gp::Mode::Training);
+        s.runtime = gp::Runtime::Optimized;
+        s.training.seqLen = 8192;
+        s.training.checkpointing = gp::Checkpointing::None;
+        const gp::Gpu& h100 = gpu("nvidia-h100-sxm");
+        const gp::GpuEstimate bf16 = gp::estimateOn(s, h100);
+        s.training.precision = gp::TrainPrecision::FP8;
+        const gp::GpuEstimate fp8 = gp::estimateOn(s, h100);
+        const double eff = gp::builtinCalibration().attnEffHopperBlackwell;
+        const double expectMs = 17'592'186'044'416.0 * 3.5 / (h100.peakFlops(gp::DType::BF16) * eff) * 1e3;
+        QVERIFY(std::fabs(term(bf16, "time.attention").value / expectMs - 1) < 1e-9);
+        QVERIFY(std::fabs(term(fp8, "time.attention").value / expectMs - 1) < 1e-9);
+        QVERIFY2(term(fp8, "time.attention").formula.find("bf16: FP8 covers the linears only") != std::string::npos,
+                 term(fp8, "time.attention").formula.c_str());
+        // The linears do run faster in FP8.
+        QVERIFY(term(fp8, "time.gemm").value < term(bf16, "time.gemm").value);
+    }
+
     void pipelineDecodePassesTheStagesInTurn()
     {
         // Issue #16: Llama 3.1 70B at batch 1 on H200s decoded a token in 7.6 ms

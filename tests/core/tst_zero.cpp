@@ -107,6 +107,7 @@ private slots:
     void zeroPaperFigure1();
     void otherPrecisionsAndOptimizers();
     void torchtuneFsdpLora();
+    void torchtuneQloraNf4States();
     void seventyBOn8xH100();
     void hybridShard();
     void shardGroupKey();
@@ -260,6 +261,42 @@ void TestZero::torchtuneFsdpLora()
     gp::Scenario ddp = lora("llama-3.1-70b", gp::TrainMethod::Lora, 2);
     ddp.hardware.zero = 0;
     QVERIFY(!gp::estimateOn(ddp, a100).fits);
+}
+
+void TestZero::torchtuneQloraNf4States()
+{
+    // torchtune's QLoRA of Llama 3.1 8B (recipes/configs/llama3_1/8B_qlora_single_device.yaml
+    // @30b8519e: rank 8 on q, k, v, output_proj and the MLP, dtype bf16).
+    //   adapters: 32 layers x 8 x (q 4096+4096, k 4096+1024, v 4096+1024, o 4096+4096,
+    //             gate/up 4096+14336 twice, down 14336+4096) = 32 x 8 x 81920 = 20,971,520
+    //   NF4 base: (8,030,261,248 - 2 x 128256 x 4096) = 6,979,588,096 layer weights
+    //             x (0.5 + 1/64 + 4/16384) B (4 bits, an int8 absmax per 64, an fp32
+    //             scale per 256 absmax) = 3,600,554,113 B, + the bf16 embedding and head
+    //             2 x 525,336,576 x 2 B = 2,101,346,304 B -> 5,701,900,417 B (5.31 GiB).
+    // The adapters are counted in fp32 (peft's autocast_adapter_dtype; torchtune
+    // keeps them in bf16, 0.04 GiB less here: the scenario cannot tell the two apart).
+    gp::Scenario s = training("llama-3.1-8b", 1, 0);
+    s.training.method = gp::TrainMethod::Qlora;
+    s.training.loraRank = 8;
+    s.training.loraTargets = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
+    s.training.precision = gp::TrainPrecision::BF16;
+    const gp::Gpu& a100 = gpu("nvidia-a100-80gb-sxm");
+    const double adapters = 20'971'520;
+    const double nf4Base = 6'979'588'096.0 * (0.5 + 1.0 / 64 + 4.0 / 16384) + 2'101'346'304.0;
+    QCOMPARE_REL(nf4Base, 5'701'900'417.0, 1e-9);
+    const gp::GpuEstimate one = gp::estimateOn(s, a100);
+    QCOMPARE_REL(one.memory.weights, nf4Base + 4 * adapters, 1e-9);
+    QCOMPARE_REL(one.memory.optimizer, 2 * 4 * adapters, 1e-9);
+    // FSDP over 8 GPUs (torchtune's lora_finetune_distributed): base, adapters and
+    // moments sharded by 8, plus two unsharded NF4 blocks in flight (the current and
+    // the prefetched one: 2 x 218,112,128 weights x 0.515869 B = 225,034,632 B):
+    // 5,701,900,417 / 8 + 225,034,632 + 4 B x 20,971,520 / 8 = 948,257,944 B per GPU,
+    // and AdamW's moments 2 x 4 B x 20,971,520 / 8 = 20,971,520 B per GPU.
+    s.hardware.count = 8;
+    s.hardware.zero = 3;
+    const gp::GpuEstimate fsdp = gp::estimateOn(s, a100);
+    QCOMPARE_REL(fsdp.memory.optimizer, 20'971'520.0, 1e-9);
+    QCOMPARE_REL(fsdp.memory.weights, 948'257'944.1875, 1e-9);
 }
 
 void TestZero::seventyBOn8xH100()
