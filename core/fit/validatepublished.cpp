@@ -72,7 +72,12 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             s.training.checkpointing = has(ac, "selective") ? Checkpointing::Selective
                                        : has(ac, "full")    ? Checkpointing::Full
                                                             : Checkpointing::None;
-            s.training.precision = TrainPrecision::AmpBF16;
+            // LoRA fine-tunes (MLPerf llama2_70b_lora) and FP8 runs say so in mode / precision.
+            s.training.precision = has(precision, "fp8") ? TrainPrecision::FP8 : TrainPrecision::AmpBF16;
+            if (has(lower(r.value("mode", std::string())), "lora")) {
+                s.training.method = TrainMethod::Lora;
+                s.training.loraRank = rr.get(sw.value("other", json::object()), "software.other", "lora_rank", 16);
+            }
             const std::string par = lower(sw.value("parallelism", std::string()));
             s.hardware.zero = has(par, "fsdp") || has(par, "zero-3") ? 3 : 0;
             const json& other = sw.value("other", json::object());

@@ -148,6 +148,35 @@ private slots:
         QVERIFY(share > 16229.0 / 34988.2 && share < 1.0);
     }
 
+    void mlperfLoraThroughputIsAnFp8CdnaRow()
+    {
+        // AMD's MLPerf Training v5.1 llama2_70b_lora run on 8x MI300X logs 2.115410410239245
+        // samples/s (median of its tracked_stats) of 8192 tokens: 2.115410410239245 x 8192 / 8
+        // = 2166.18 tokens/s per GPU. It is mapped as a LoRA fine-tune in FP8: its
+        // prediction moves with the family's 8-bit GEMM scale.
+        const gp::ValidationSet set =
+            gp::loadValidationSet({}, gp::Catalog::builtin(), {std::string(GP_TEST_DATA_DIR) + "/published"});
+        const auto it = std::find_if(set.cases.begin(), set.cases.end(), [](const gp::ValidationCase& c) {
+            return c.record.rfind("MLPERF-TRN51-AMD-MI300X-llama2_70b_lora-throughput ", 0) == 0;
+        });
+        QVERIFY(it != set.cases.end());
+        QCOMPARE(it->archFamily, std::string("cdna"));
+        std::vector<gp::ValidationRow> rows;
+        it->predict(gp::EstimateOptions{false}, rows);
+        QCOMPARE(rows[0].metric, std::string("published_train_tokens_per_s_per_gpu"));
+        QCOMPARE(rows[0].measured, 2166.18);
+        QVERIFY(std::fabs(rows[0].measured - 2.115410410239245 * 8192 / 8) < 0.01);
+        gp::Calibration slow = gp::builtinCalibration();
+        QVERIFY(slow.set("family_cdna_gemm8_scale", slow.find("family_cdna_gemm8_scale")->value / 2));
+        gp::EstimateOptions o{false};
+        o.calibration = &slow;
+        std::vector<gp::ValidationRow> slower;
+        it->predict(o, slower);
+        QVERIFY(slower[0].predicted < 0.8 * rows[0].predicted);
+        // Within the published rows' 20% bound with the built-in constants (in-sample +7%).
+        QVERIFY(std::fabs(rows[0].predicted / rows[0].measured - 1) < 0.2);
+    }
+
     void noMlperfRowsNoTable()
     {
         const auto ratios = gp::mlperfRatios({std::string(GP_TEST_DATA_DIR) + "/calibration"}, gp::Catalog::builtin());
