@@ -134,6 +134,7 @@ constexpr FamilyField kFamilyFields[] = {
     {"gemm16_scale", &FamilyConstants::gemm16},       {"gemm8_scale", &FamilyConstants::gemm8},
     {"bandwidth_scale", &FamilyConstants::bandwidth},
     {"collective_scale", &FamilyConstants::collective},
+    {"vllm_stock_scale", &FamilyConstants::vllmStock},
 };
 
 /// One constant: a named member, or a member of one family's FamilyConstants.

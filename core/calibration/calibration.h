@@ -62,6 +62,7 @@ struct FamilyConstants {
     double gemm8 = 1;      // the same in fp8 / int8 / fp4 formats
     double bandwidth = 1;  // achieved memory bandwidth (elementwise and decode streaming)
     double collective = 1; // tensor/data-parallel collective bus bandwidth
+    double vllmStock = 1;  // a stock vLLM offline benchmark's throughput / the tuned engine's (published rows only)
     double uncertaintyThroughput = 0;
 };
 

@@ -1,6 +1,7 @@
 // Predicted vs measured: turns each measured record (measure.py's shape, or the
 // published-runs shape) into a scenario, estimates it and compares.
 #include "core/fit/validate.h"
+#include "core/fit/validatemlperf.h"
 
 #include "core/calibration/calibration.h"
 #include "core/hardware/catalog.h"
@@ -309,6 +310,13 @@ ValidationSet loadValidationSet(const std::vector<std::string>& dirs, const Cata
                 set.sources.push_back((fs::path(dir) / f.filename()).generic_string() + ": " +
                                       std::to_string(set.cases.size() - before) + " records");
         }
+        // MLPerf per-GPU ratios between two submissions of the directory (validatemlperf.h).
+        const std::size_t before = set.cases.size();
+        addMlperfRatioCases(set, dir, catalog);
+        for (std::size_t i = before; i < set.cases.size(); ++i)
+            set.cases[i].familyOnly = familyOnly;
+        if (set.cases.size() > before)
+            set.sources.push_back(dir + ": " + std::to_string(set.cases.size() - before) + " MLPerf per-GPU ratio");
     }
     return set;
 }

@@ -12,6 +12,7 @@ namespace gp {
 
 class Catalog;
 struct Calibration;
+struct ValidationSet;
 
 struct MlperfRatio {
     std::string benchmark;        // "MLPerf Inference v4.1 llama2-70b Offline"
@@ -25,6 +26,8 @@ struct MlperfRatio {
     double predictedLow = 0;      // predicted ratio over what the submissions leave open
     double predictedHigh = 0;
     std::string over;             // what the low..high range spans
+    double predictedLikely = 0;   // the prediction in the setting the submissions most likely ran (0 = none singled out)
+    std::string likely;           // that setting, and why ("FP8: both submissions' configs set FP8=True")
 };
 
 /// The ratios issue #16 names, from the MLPerf records in the JSON files of
@@ -33,6 +36,11 @@ struct MlperfRatio {
 /// is left out. Predicted with `calibration` (nullptr = built-in).
 std::vector<MlperfRatio> mlperfRatios(const std::vector<std::string>& dirs, const Catalog& catalog,
                                       const Calibration* calibration = nullptr);
+/// Adds the fitted ratio cases of the MLPerf records in `dir` to `set`: MLPerf
+/// Inference v4.1 llama2-70b Offline, the fastest MI300X submission per GPU over
+/// the fastest H100 SXM one (metric published_mlperf_per_gpu_ratio, the
+/// numerator's architecture family). With a side missing, none.
+void addMlperfRatioCases(ValidationSet& set, const std::string& dir, const Catalog& catalog);
 /// "MLPerf per-GPU ratios ..." lines for `validate`; "" when there are none.
 std::string mlperfRatiosTable(const std::vector<MlperfRatio>& ratios);
 

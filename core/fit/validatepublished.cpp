@@ -153,7 +153,12 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             s.training.checkpointing = has(ac, "selective") ? Checkpointing::Selective
                                        : has(ac, "full")    ? Checkpointing::Full
                                                             : Checkpointing::None;
-            s.training.precision = TrainPrecision::AmpBF16;
+            // LoRA fine-tunes (MLPerf llama2_70b_lora) and FP8 runs say so in mode / precision.
+            s.training.precision = has(precision, "fp8") ? TrainPrecision::FP8 : TrainPrecision::AmpBF16;
+            if (has(lower(r.value("mode", std::string())), "lora")) {
+                s.training.method = TrainMethod::Lora;
+                s.training.loraRank = rr.get(sw.value("other", json::object()), "software.other", "lora_rank", 16);
+            }
             const std::string par = lower(sw.value("parallelism", std::string()));
             s.hardware.zero = has(par, "fsdp") || has(par, "zero-3") ? 3 : 0;
             const json& other = sw.value("other", json::object());
@@ -221,8 +226,14 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                                     : has(precision, "int4") ? InferPrecision::INT4
                                     : has(precision, "int8") ? InferPrecision::INT8
                                                              : InferPrecision::BF16;
+            // A stock vLLM offline benchmark (vLLM's benchmark_throughput, as AMD's ROCm
+            // performance page runs it) reaches the family's vllm_stock_scale of the
+            // tuned engines the serving model stands for; MLPerf submissions and the
+            // TensorRT-LLM tables are tuned engines and keep 1.
+            const bool stockVllm = category == "inference" && has(framework, "vllm");
             ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}};
-            c.predict = [s, g = *gpu, value = num(r, "value"), perGpu](const EstimateOptions& o, Rows& rows) mutable {
+            c.predict = [s, g = *gpu, value = num(r, "value"), perGpu, stockVllm](const EstimateOptions& o,
+                                                                                 Rows& rows) mutable {
                 const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
                 if (s.runtime == Runtime::Serving) {
                     // The engine admits what its KV pool holds (core/estimate/servingload.h): the
@@ -288,6 +299,8 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                     for (std::size_t k = lo > 2 ? lo - 2 : 1; k <= lo && k > 0; ++k)
                         tryBatch(k, true);
                 }
+                if (stockVllm)
+                    best *= (o.calibration ? *o.calibration : builtinCalibration()).family(g).vllmStock;
                 add(rows, s.name + " (batch " + std::to_string(bestBatch) + ")", g.id,
                     "published_infer_output_tokens_per_s", best / perGpu, value, bestSigma);
             };

@@ -28,6 +28,7 @@ const std::map<std::string, double> kBounds = {
     {"published_train_tokens_per_s_per_gpu", 20},
     {"published_infer_output_tokens_per_s", 20},
     {"published_vision_images_per_s", 20},
+    {"published_mlperf_per_gpu_ratio", 20}, // MLPerf per-GPU speed of one GPU over another (issue #16)
 };
 
 } // namespace

@@ -4,8 +4,14 @@
 // side is the model's own estimate on both GPUs with the same workload.
 #include <QtTest>
 
+#include "core/calibration/calibration.h"
+#include "core/estimate/estimate.h"
+#include "core/fit/validate.h"
 #include "core/fit/validatemlperf.h"
 #include "core/hardware/catalog.h"
+
+#include <algorithm>
+#include <cmath>
 
 #include <string>
 
@@ -45,6 +51,130 @@ private slots:
         const std::string table = gp::mlperfRatiosTable(ratios);
         QVERIFY(table.find("published 0.999 (3062.7 / 3065.6 tokens/s per GPU)") != std::string::npos);
         QVERIFY(table.find("published 1.070 (time to train 23.081 / 21.575 min)") != std::string::npos);
+    }
+
+    void trainingSingledOutInFp8()
+    {
+        // Both submitters' llama2_70b_lora configs set FP8=True: the training
+        // ratio is also reported in FP8 alone, one end of the BF16..FP8 range.
+        const auto ratios =
+            gp::mlperfRatios({std::string(GP_TEST_DATA_DIR) + "/published"}, gp::Catalog::builtin());
+        const gp::MlperfRatio& trn = ratios[2];
+        QVERIFY(trn.likely.rfind("FP8", 0) == 0);
+        QVERIFY(trn.predictedLikely == trn.predictedLow || trn.predictedLikely == trn.predictedHigh);
+        QVERIFY(gp::mlperfRatiosTable(ratios).find("    in FP8 (AMD's and NVIDIA's") != std::string::npos);
+        const auto inference = gp::mlperfRatios({std::string(GP_TEST_DATA_DIR) + "/published"}, gp::Catalog::builtin());
+        QCOMPARE(inference[0].predictedLikely, 0.0); // the inference ratios single out nothing
+    }
+
+    void offlineRatioIsAFittedCdnaCase()
+    {
+        // The published directory gives one ratio case: MI300X per GPU over H100 SXM
+        // per GPU, MLPerf Inference v4.1 llama2-70b Offline = 3062.72 / (24524.9 / 8),
+        // scored in the numerator's family (CDNA) as published_mlperf_per_gpu_ratio.
+        const gp::ValidationSet set =
+            gp::loadValidationSet({}, gp::Catalog::builtin(), {std::string(GP_TEST_DATA_DIR) + "/published"});
+        const auto it = std::find_if(set.cases.begin(), set.cases.end(), [](const gp::ValidationCase& c) {
+            return c.record.rfind("MLPerf Inference v4.1 llama2-70b Offline per GPU", 0) == 0;
+        });
+        QVERIFY(it != set.cases.end());
+        QCOMPARE(it->gpu, std::string("amd-mi300x"));
+        QCOMPARE(it->archFamily, std::string("cdna"));
+        QVERIFY(it->familyOnly);
+        std::vector<gp::ValidationRow> rows;
+        it->predict(gp::EstimateOptions{false}, rows);
+        QCOMPARE(int(rows.size()), 1);
+        QCOMPARE(rows[0].metric, std::string("published_mlperf_per_gpu_ratio"));
+        QVERIFY(std::fabs(rows[0].measured - 3062.72 / (24524.9 / 8)) < 1e-9);
+        // The numerator runs on CDNA constants: halving the family's 8-bit GEMM and
+        // bandwidth scales slows the MI300X side, never the H100 side.
+        gp::Calibration slow = gp::builtinCalibration();
+        QVERIFY(slow.set("family_cdna_gemm8_scale", slow.find("family_cdna_gemm8_scale")->value / 2));
+        QVERIFY(slow.set("family_cdna_bandwidth_scale", slow.find("family_cdna_bandwidth_scale")->value / 2));
+        gp::EstimateOptions o{false};
+        o.calibration = &slow;
+        std::vector<gp::ValidationRow> slower;
+        it->predict(o, slower);
+        QVERIFY(slower[0].predicted < 0.75 * rows[0].predicted);
+        // Without the H100 submission there is no pair: no case.
+        gp::ValidationSet none;
+        gp::addMlperfRatioCases(none, std::string(GP_TEST_DATA_DIR) + "/calibration", gp::Catalog::builtin());
+        QVERIFY(none.cases.empty());
+    }
+
+    void stockVllmRowsReadTheFamilyShare()
+    {
+        // AMD's ROCm-page row (vLLM 0.8.3, 8x MI300X TP8, Llama 3.1 70B FP8, 128/2048:
+        // 16364.9 tokens/s) is a stock vLLM benchmark: its prediction is the tuned
+        // engine's times family_cdna_vllm_stock_scale, exactly.
+        const gp::ValidationSet set =
+            gp::loadValidationSet({}, gp::Catalog::builtin(), {std::string(GP_TEST_DATA_DIR) + "/published"});
+        const auto it = std::find_if(set.cases.begin(), set.cases.end(), [](const gp::ValidationCase& c) {
+            return c.record.rfind("AMDPERF-vllm083-MI300Xx8-70B-fp8-tp8-i128-o2048 ", 0) == 0;
+        });
+        QVERIFY(it != set.cases.end());
+        gp::Calibration one = gp::builtinCalibration();
+        QVERIFY(one.set("family_cdna_vllm_stock_scale", 1.0));
+        gp::Calibration half = one;
+        QVERIFY(half.set("family_cdna_vllm_stock_scale", 0.5));
+        gp::EstimateOptions a{false};
+        a.calibration = &one;
+        gp::EstimateOptions b{false};
+        b.calibration = &half;
+        std::vector<gp::ValidationRow> ra;
+        std::vector<gp::ValidationRow> rb;
+        it->predict(a, ra);
+        it->predict(b, rb);
+        QCOMPARE(ra[0].measured, 16364.9);
+        QVERIFY(std::fabs(rb[0].predicted / ra[0].predicted - 0.5) < 1e-12);
+        // A tuned engine's row (TensorRT-LLM on H100) does not read it.
+        const auto trt = std::find_if(set.cases.begin(), set.cases.end(), [](const gp::ValidationCase& c) {
+            return c.record.rfind("TRT017-H100-70B-tp8-i128-o2048 ", 0) == 0;
+        });
+        QVERIFY(trt != set.cases.end());
+        gp::Calibration hopperHalf = gp::builtinCalibration();
+        for (const char* f : {"blackwell", "blackwell_gb2", "ada", "ampere", "cdna", "gaudi", "tpu"})
+            QVERIFY(hopperHalf.set(std::string("family_") + f + "_vllm_stock_scale", 0.5));
+        gp::EstimateOptions c{false};
+        c.calibration = &hopperHalf;
+        std::vector<gp::ValidationRow> r1;
+        std::vector<gp::ValidationRow> r2;
+        trt->predict(gp::EstimateOptions{false}, r1);
+        trt->predict(c, r2);
+        QCOMPARE(r2[0].predicted, r1[0].predicted);
+        // The builtin share: fitted on the 24 ROCm rows and the ratio case, between
+        // stock vLLM's 0.464 of TensorRT-LLM on H200 (amd-engines.json) and 1.
+        const double share = gp::builtinCalibration().find("family_cdna_vllm_stock_scale")->value;
+        QVERIFY(share > 16229.0 / 34988.2 && share < 1.0);
+    }
+
+    void mlperfLoraThroughputIsAnFp8CdnaRow()
+    {
+        // AMD's MLPerf Training v5.1 llama2_70b_lora run on 8x MI300X logs 2.115410410239245
+        // samples/s (median of its tracked_stats) of 8192 tokens: 2.115410410239245 x 8192 / 8
+        // = 2166.18 tokens/s per GPU. It is mapped as a LoRA fine-tune in FP8: its
+        // prediction moves with the family's 8-bit GEMM scale.
+        const gp::ValidationSet set =
+            gp::loadValidationSet({}, gp::Catalog::builtin(), {std::string(GP_TEST_DATA_DIR) + "/published"});
+        const auto it = std::find_if(set.cases.begin(), set.cases.end(), [](const gp::ValidationCase& c) {
+            return c.record.rfind("MLPERF-TRN51-AMD-MI300X-llama2_70b_lora-throughput ", 0) == 0;
+        });
+        QVERIFY(it != set.cases.end());
+        QCOMPARE(it->archFamily, std::string("cdna"));
+        std::vector<gp::ValidationRow> rows;
+        it->predict(gp::EstimateOptions{false}, rows);
+        QCOMPARE(rows[0].metric, std::string("published_train_tokens_per_s_per_gpu"));
+        QCOMPARE(rows[0].measured, 2166.18);
+        QVERIFY(std::fabs(rows[0].measured - 2.115410410239245 * 8192 / 8) < 0.01);
+        gp::Calibration slow = gp::builtinCalibration();
+        QVERIFY(slow.set("family_cdna_gemm8_scale", slow.find("family_cdna_gemm8_scale")->value / 2));
+        gp::EstimateOptions o{false};
+        o.calibration = &slow;
+        std::vector<gp::ValidationRow> slower;
+        it->predict(o, slower);
+        QVERIFY(slower[0].predicted < 0.8 * rows[0].predicted);
+        // Within the published rows' 20% bound with the built-in constants (in-sample +7%).
+        QVERIFY(std::fabs(rows[0].predicted / rows[0].measured - 1) < 0.2);
     }
 
     void noMlperfRowsNoTable()

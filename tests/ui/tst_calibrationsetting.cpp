@@ -355,7 +355,7 @@ private slots:
     void rentVsBuyFollowsTheCalibratedPlan()
     {
         // No single GPU meets this example's targets: rent vs buy opens on the planner's
-        // best setup (built-in: 4x B200, TP4 bf16), which the calibration decides.
+        // best setup (built-in: 3 replicas of 2x MI355X, TP2 bf16), which the calibration decides.
         const LoadedScenario l =
             loadScenarioFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-70b-serve-targets.gpuplan.json"));
         QVERIFY2(l.scenario, qPrintable(l.error));
@@ -377,10 +377,16 @@ private slots:
         QCOMPARE(page.result()->gpu, builtin.gpu);
         QCOMPARE(page.result()->count, builtin.gpus);
 
-        // Blackwell's 16-bit GEMMs at a quarter of their fitted rate: 4x B200 in bf16
-        // misses the targets, and the plan (so the page) moves to another setup.
-        const QString file = path(QStringLiteral("slow-blackwell.json"));
-        QVERIFY(writeAll(file, calibrationDocument({{"family_blackwell_gemm16_scale", 0.25}})));
+        // The built-in pick's family at a quarter of its fitted 16-bit GEMM rate (the
+        // pick is in bf16): it misses the targets, and the plan (so the page) moves to
+        // another setup. Which family that is follows the built-in calibration.
+        const gp::Gpu* picked = estimates.catalog().find(builtin.gpu);
+        QVERIFY2(picked, builtin.gpu.c_str());
+        const gp::ArchFamily family = gp::archFamily(*picked);
+        QVERIFY2(family != gp::ArchFamily::Hopper && family != gp::ArchFamily::Other, builtin.gpu.c_str());
+        const std::string key = std::string("family_") + gp::archFamilyId(family) + "_gemm16_scale";
+        const QString file = path(QStringLiteral("slow-family.json"));
+        QVERIFY(writeAll(file, calibrationDocument({{key, 0.25}})));
         QString error;
         const CalibrationChoice c = loadCalibrationFile(file, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
