@@ -39,8 +39,8 @@ MaskedAttention hfMaskedAttention(const Plan& p, double sequences, double s)
 {
     MaskedAttention r;
     const ModelArch& m = *p.m;
-    if (!hfEagerRuntime(p) || m.family != ModelFamily::Decoder || s <= 0)
-        return r;
+    if (!hfEagerRuntime(p) || m.family != ModelFamily::Decoder || s <= 0 || m.attentionSinks)
+        return r; // attention sinks: no SDPA path at all (hfEagerScores)
     // masking_utils._ignore_causal_mask_sdpa (huggingface/transformers
     // src/transformers/masking_utils.py at commit
     // 00c4411cbe15d4c56d54d3b56d4d171e9c289dac) skips the mask only while
@@ -73,6 +73,28 @@ MaskedAttention hfMaskedAttention(const Plan& p, double sequences, double s)
         windowed += m.chunkedLayers * (whole * c * c / 2 + rest * rest / 2);
     }
     r.replaced = 4.0 * windowed * hq * share * sequences / p.tp;
+    return r;
+}
+
+EagerScores hfEagerScores(const Plan& p, double sequences, double s)
+{
+    EagerScores r;
+    const ModelArch& m = *p.m;
+    // GptOssPreTrainedModel sets _supports_sdpa = False (huggingface/transformers
+    // src/transformers/models/gpt_oss/modeling_gpt_oss.py at commit
+    // 00d4b3d2142cb4ced2f51b90614b5d26bc045015): a model with attention sinks
+    // runs that file's eager_attention_forward, which materializes the scores
+    // of every layer, sliding ones included (the mask only adds -inf).
+    if (!hfEagerRuntime(p) || !m.attentionSinks || m.family != ModelFamily::Decoder || s <= 0)
+        return r;
+    const int stageLayers = (m.layers + p.pp - 1) / p.pp;
+    const double share = double(stageLayers) / std::max(1, m.layers);
+    const double heads = double(m.heads) / p.tp;
+    const double layers = m.attentionLayers() * share;
+    r.elements = sequences * heads * s * s * layers;
+    r.flops = 4.0 * r.elements * m.headDim; // QK^T and PV, the whole square
+    r.bytes = kHfEagerScoreAccesses * p.actBytes * r.elements;
+    r.peakBytes = kHfEagerScoreTensorsLive * sequences * heads * s * (s + 1) * p.actBytes;
     return r;
 }
 

@@ -174,7 +174,9 @@ MemoryBreakdown inferenceMemory(Plan& p)
         // HF's SDPA path: a (batch, 1, s, s) bool mask for the windowed layers
         // once the prompt reaches the window, live through the whole forward.
         const double maskBytes = hfMaskedAttention(p, held, inf.promptTokens).maskBytes;
-        const double act = tokens * perToken + logits + maskBytes;
+        // Attention sinks under HF: one layer's materialized scores (hfEagerScores).
+        const double scoreBytes = hfEagerScores(p, held, inf.promptTokens).peakBytes;
+        const double act = tokens * perToken + logits + maskBytes + scoreBytes;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB", [&] {
             if (p.serving)
@@ -182,7 +184,10 @@ MemoryBreakdown inferenceMemory(Plan& p)
                        " (one layer's live tensors for one chunked-prefill step) + last-token logits " + fmtGiB(logits);
             return fmt(perToken, 6) + " B x batch x prompt = " + fmt(perToken, 6) + " x " + fmt(tokens) +
                    " (one layer's live tensors, whole batch in one pass) + last-token logits " + fmtGiB(logits) +
-                   (maskBytes > 0 ? " + HF's sliding-window SDPA mask " + fmtGiB(maskBytes) + " (batch x prompt^2 x 1 B)" : "");
+                   (maskBytes > 0 ? " + HF's sliding-window SDPA mask " + fmtGiB(maskBytes) + " (batch x prompt^2 x 1 B)" : "") +
+                   (scoreBytes > 0 ? " + HF eager attention's scores " + fmtGiB(scoreBytes) + " (" + fmt(kHfEagerScoreTensorsLive) +
+                                         " x batch x heads x prompt x (prompt + 1 sink) x " + fmt(p.actBytes) + " B)"
+                                   : "");
         });
     }
     // Weights are allocated once, in large blocks, and fragment little

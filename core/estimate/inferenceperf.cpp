@@ -125,9 +125,18 @@ InferenceResult inferencePerformance(Plan& p)
     // HF's SDPA path on windowed layers past their window: the masked kernel
     // computes the whole s x s product at the FA2-class (mma.sync) rate.
     const MaskedAttention masked = hfMaskedAttention(p, inf.batch, inf.promptTokens);
+    // Attention sinks under HF: eager attention, the scores materialized; its
+    // products run as batched GEMMs and the softmax chain streams the scores.
+    const EagerScores scores = hfEagerScores(p, inf.batch, inf.promptTokens);
+    const double scoresS =
+        scores.elements > 0
+            ? scores.flops / 2 / (peak(p, p.compute) * gemmEff(p, p.compute, inf.promptTokens, inf.promptTokens, m.headDim)) +
+                  scores.flops / 2 / (peak(p, p.compute) * gemmEff(p, p.compute, inf.promptTokens, m.headDim, inf.promptTokens)) +
+                  scores.bytes / bw
+            : 0;
     auto forwardSeconds = [&](double tokens, double head, double passAttnFlops, GemmWork& gemm, double& attnS) {
         gemm = forwardGemms(p, tokens, head, p.compute);
-        attnS = passAttnFlops / attnRate(p, true);
+        attnS = scores.elements > 0 ? scoresS : passAttnFlops / attnRate(p, true);
         if (masked.layers > 0 && !p.serving)
             attnS += masked.flops / attnRate(p, false) - masked.replaced / attnRate(p, true);
         // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
@@ -157,6 +166,10 @@ InferenceResult inferencePerformance(Plan& p)
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
     p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms", [&] {
+        if (scores.elements > 0)
+            return "HF eager attention (attention sinks, no SDPA path): " + fmt(scores.flops / 1e12) +
+                   " TFLOP of QK^T and PV over the whole s x s as batched GEMMs + " + fmt(kHfEagerScoreAccesses) +
+                   " accesses x " + fmt(scores.elements / 1e9) + "G scores x " + fmt(p.actBytes) + " B / bandwidth";
         if (masked.layers > 0)
             return fmt((attnF - masked.replaced) / 1e12) + " TFLOP / (" + attnRateText(p, true) + ") + " +
                    std::to_string(masked.layers) + " windowed layers through HF's SDPA mask: " + fmt(masked.flops / 1e12) +

@@ -79,6 +79,22 @@ struct MaskedAttention {
     double maskBytes = 0;
 };
 MaskedAttention hfMaskedAttention(const Plan& p, double sequences, double s);
+/// Attention-sink models (gpt-oss) under HF: its eager_attention_forward
+/// materializes each layer's scores (batch x heads x s x s). Element accesses
+/// per score, in 16-bit: the QK^T product written (1), the scaling (2), the
+/// mask add (2), the cat with the sink column (2), the row max (1), the
+/// subtraction (2), the softmax (2), the contiguous copy of the sliced
+/// probabilities for the PV product (2) and its read (1) = 15. Live at the
+/// peak: the masked scores, the max-subtracted logits and the probabilities.
+constexpr double kHfEagerScoreAccesses = 15;
+constexpr double kHfEagerScoreTensorsLive = 3;
+struct EagerScores {
+    double elements = 0;  // score elements of one forward, all layers of this stage
+    double flops = 0;     // QK^T and PV over the whole square
+    double bytes = 0;     // elementwise traffic over the scores
+    double peakBytes = 0; // one layer's score tensors alive at once
+};
+EagerScores hfEagerScores(const Plan& p, double sequences, double s);
 /// Elements per token normalized beyond a Llama layer's two RMSNorms: Gemma's
 /// sandwich norms (normsPerLayer - 2 of hidden width) and the q/k norms of
 /// Qwen3 / Gemma 3 (per head) and OLMo 2 (all features), whole layer.
