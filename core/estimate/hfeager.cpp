@@ -22,8 +22,8 @@ bool hfEagerRuntime(const Plan& p) { return !p.optimized && !p.serving; }
 /// 0261a467116de4a9103b58200f9d82f8fb5a0e86:
 ///   zeros_like, arange, the expanded token index's reshape copy, two argsorts,
 ///   the token gather, three gathers by the permutation, the float cast,
-///   histc, cumsum (13); grouped_mm, activation and product, grouped_mm (4);
-///   routing-weight product, inverse-permutation gather, index_add_ (3)  = 20;
+///   histc, cumsum (12); grouped_mm, activation and product, grouped_mm (4);
+///   routing-weight product, inverse-permutation gather, index_add_ (3)  = 19;
 /// and the top-k router (Qwen3MoeTopKRouter / GptOssTopKRouter): gate linear,
 /// softmax, topk, the renormalizing sum and division, cast back            = 6.
 /// The dense MLP it replaces launches 5 (gate, up, act, product, down).

@@ -124,7 +124,7 @@ TrainingResult trainingPerformance(Plan& p)
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) + " B x tokens x vocab / bandwidth"); });
         p.term("time.overhead", "Kernel launches (host, beyond the GPU's work)", kernels * 1e3, "ms",
-               [&] { return std::string(fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
+               [&] { return std::string(fmt(kernelsPerLayer(p) + normKernels) + " kernels/layer x " + std::to_string(layers) + " layers x " +
                    fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us, hidden behind " + fmt(gpu * 1e3) +
                    " ms of GPU work" + (syncedKernels > 0 ? " except the expert loop's synced launches" : "")); });
     }

@@ -63,7 +63,7 @@ bool hfEagerRuntime(const Plan& p);
 /// Launches of HF's forward-only MoE block (transformers 5: router + the
 /// grouped_mm experts path) beyond the dense MLP it replaces, per MoE layer; 0
 /// for dense models and optimized stacks. Independent of the experts touched.
-constexpr double kHfGroupedMoeKernels = 20;
+constexpr double kHfGroupedMoeKernels = 19;
 constexpr double kHfRouterKernels = 6;
 constexpr double kHfDenseMlpKernels = 5;
 double hfMoeForwardKernelsPerLayer(const Plan& p);
