@@ -1,6 +1,7 @@
 // Memory model of inference (training: memorymodel.cpp): the weights as
 // stored, the KV cache (paged by a serving engine, which admits what its share
 // of the GPU holds), the prefill's live tensors and the runtime overhead.
+#include "core/estimate/perfparts.h"
 #include "core/estimate/sizing.h"
 
 #include "core/base/units.h"
@@ -122,7 +123,15 @@ MemoryBreakdown inferenceMemory(Plan& p)
                                   " of the GPU); the others wait for blocks, and the TTFT counts that wait.");
             }
         }
-        const double kv = held * kvPerSeq;
+        // HF's DynamicSlidingWindowLayer keeps, right after a prefill, a slice
+        // of the prefill's full-length keys and values: the storage of every
+        // windowed layer stays prompt-long until the first decode step replaces
+        // it (round 4's cache_after_prefill). The peak holds the longer of the two.
+        const bool hfWindows = hfEagerRuntime(p) && m.slidingLayers + m.chunkedLayers > 0;
+        const double kvPrefillPerSeq =
+            hfWindows ? (m.kvElementsPerToken() * double(inf.promptTokens) * p.kvBytes + m.linearLayers * m.linearStateBytes) / shard
+                      : 0;
+        const double kv = held * std::max(kvPerSeq, kvPrefillPerSeq);
         mem.kvCache = kv;
         p.term("memory.kv_cache", p.serving ? "KV cache (paged)" : "KV cache", units::bytesToGiB(kv), "GiB", [&] {
             if (!kinds)
@@ -145,6 +154,12 @@ MemoryBreakdown inferenceMemory(Plan& p)
             t += p.serving ? "; vLLM's hybrid KV cache manager pages each kind in blocks of " + fmt(block) + " tokens"
                            : "; as HF transformers' caches keep them (DynamicSlidingWindowLayer: the last window; "
                              "Mamba/linear layers: their conv and recurrent state)";
+            if (hfWindows && kvPrefillPerSeq > kvPerSeq)
+                t = "at the prefill peak, every attention layer's " + fmt(double(inf.promptTokens)) + " prompt tokens (HF's "
+                    "sliding-window layers keep a slice of the prefill's full-length keys and values until the first decode "
+                    "step): batch " + fmt(held, 6) + " x " + fmt(m.kvElementsPerToken()) + " elements/token x " + fmt(p.kvBytes) +
+                    " B" + (m.linearLayers > 0 ? " + the linear layers' state" : "") + "; after it: " + t;
+            return t;
             return t;
         });
         // Prefill transient: the whole batch's prompt goes through each layer in
@@ -156,14 +171,23 @@ MemoryBreakdown inferenceMemory(Plan& p)
         const double tokens = p.serving ? std::min(allTokens, chunk) : allTokens;
         // Only the last position's logits are computed (16-bit product, fp32 copy).
         const double logits = held * logitsPerSeq;
-        const double act = tokens * perToken + logits;
+        // HF's SDPA path: a (batch, 1, s, s) bool mask for the windowed layers
+        // once the prompt reaches the window, live through the whole forward.
+        const double maskBytes = hfMaskedAttention(p, held, inf.promptTokens).maskBytes;
+        // Attention sinks under HF: one layer's materialized scores (hfEagerScores).
+        const double scoreBytes = hfEagerScores(p, held, inf.promptTokens).peakBytes;
+        const double act = tokens * perToken + logits + maskBytes + scoreBytes;
         mem.activations = act;
         p.term("memory.activations", "Activations (prefill transient)", units::bytesToGiB(act), "GiB", [&] {
             if (p.serving)
                 return fmt(perToken, 6) + " B x min(batch x prompt, chunk) = " + fmt(perToken, 6) + " x " + fmt(tokens) +
                        " (one layer's live tensors for one chunked-prefill step) + last-token logits " + fmtGiB(logits);
             return fmt(perToken, 6) + " B x batch x prompt = " + fmt(perToken, 6) + " x " + fmt(tokens) +
-                   " (one layer's live tensors, whole batch in one pass) + last-token logits " + fmtGiB(logits);
+                   " (one layer's live tensors, whole batch in one pass) + last-token logits " + fmtGiB(logits) +
+                   (maskBytes > 0 ? " + HF's sliding-window SDPA mask " + fmtGiB(maskBytes) + " (batch x prompt^2 x 1 B)" : "") +
+                   (scoreBytes > 0 ? " + HF eager attention's scores " + fmtGiB(scoreBytes) + " (" + fmt(kHfEagerScoreTensorsLive) +
+                                         " x batch x heads x prompt x (prompt + 1 sink) x " + fmt(p.actBytes) + " B)"
+                                   : "");
         });
     }
     // Weights are allocated once, in large blocks, and fragment little

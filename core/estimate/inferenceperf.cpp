@@ -113,14 +113,32 @@ InferenceResult inferencePerformance(Plan& p)
     if (m.moe.enabled())
         f = double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared);
     const double tk = p.optimized ? c.kernelSInferOptimized : c.kernelSInferEager;
-    const double kernelsPre = c.prefillKernelsLayerOptimized * layers * tk *
-                              (p.optimized ? 1 : c.prefillKernelsLayerEager / c.prefillKernelsLayerOptimized);
+    // HF's forward-only MoE block (router + grouped GEMMs) launches a fixed
+    // number of kernels beyond the dense MLP, whatever the experts touched.
+    const double moeForward = hfMoeForwardKernelsPerLayer(p);
+    const double kernelsPre = (c.prefillKernelsLayerOptimized * layers *
+                                   (p.optimized ? 1 : c.prefillKernelsLayerEager / c.prefillKernelsLayerOptimized) +
+                               moeForward * m.moeLayers() * layers / std::max(1, m.layers)) * tk;
     // One forward pass over `tokens` tokens (`head` of them need logits) whose
     // attention costs `attnFlops`: GEMMs, attention, elementwise traffic,
     // launches and the TP all-reduces, across every pipeline stage in turn.
+    // HF's SDPA path on windowed layers past their window: the masked kernel
+    // computes the whole s x s product at the FA2-class (mma.sync) rate.
+    const MaskedAttention masked = hfMaskedAttention(p, inf.batch, inf.promptTokens);
+    // Attention sinks under HF: eager attention, the scores materialized; its
+    // products run as batched GEMMs and the softmax chain streams the scores.
+    const EagerScores scores = hfEagerScores(p, inf.batch, inf.promptTokens);
+    const double scoresS =
+        scores.elements > 0
+            ? scores.flops / 2 / (peak(p, p.compute) * gemmEff(p, p.compute, inf.promptTokens, inf.promptTokens, m.headDim)) +
+                  scores.flops / 2 / (peak(p, p.compute) * gemmEff(p, p.compute, inf.promptTokens, m.headDim, inf.promptTokens)) +
+                  scores.bytes / bw
+            : 0;
     auto forwardSeconds = [&](double tokens, double head, double passAttnFlops, GemmWork& gemm, double& attnS) {
         gemm = forwardGemms(p, tokens, head, p.compute);
-        attnS = passAttnFlops / attnRate(p, true);
+        attnS = scores.elements > 0 ? scoresS : passAttnFlops / attnRate(p, true);
+        if (masked.layers > 0 && !p.serving)
+            attnS += masked.flops / attnRate(p, false) - masked.replaced / attnRate(p, true);
         // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
         // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
         const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
@@ -147,10 +165,21 @@ InferenceResult inferencePerformance(Plan& p)
     const double prefillCycle = prefill * (inFlight + p.pp - 1) / (inFlight * p.pp);
     p.term("time.prefill.gemm", "Prefill matmuls", pre.seconds * 1e3, "ms",
            [&] { return std::string(fmt(pre.flops / 1e12) + " TFLOP at " + fmt(pre.flops / pre.seconds / 1e12) + " TFLOP/s achieved"); });
-    p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms",
-           [&] { return std::string(fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ")"); });
-    p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms",
-           [&] { return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us"); });
+    p.term("time.prefill.attention", "Prefill attention", attn * 1e3, "ms", [&] {
+        if (scores.elements > 0)
+            return "HF eager attention (attention sinks, no SDPA path): " + fmt(scores.flops / 1e12) +
+                   " TFLOP of QK^T and PV over the whole s x s as batched GEMMs + " + fmt(kHfEagerScoreAccesses) +
+                   " accesses x " + fmt(scores.elements / 1e9) + "G scores x " + fmt(p.actBytes) + " B / bandwidth";
+        if (masked.layers > 0)
+            return fmt((attnF - masked.replaced) / 1e12) + " TFLOP / (" + attnRateText(p, true) + ") + " +
+                   std::to_string(masked.layers) + " windowed layers through HF's SDPA mask: " + fmt(masked.flops / 1e12) +
+                   " TFLOP (the whole s x s product) / (" + attnRateText(p, false) + ")";
+        return std::string(fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ")");
+    });
+    p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms", [&] {
+        return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us" +
+                           (moeForward > 0 ? " (MoE layers: +" + fmt(moeForward) + " for HF's router and grouped-GEMM experts)" : ""));
+    });
 
     // Decode: each step reads the (touched) weights and the KV cache once.
     const double wBytesPerParam = p.inferPrecision == InferPrecision::FP32 ? 4
@@ -204,13 +233,11 @@ InferenceResult inferencePerformance(Plan& p)
     const double memTime = weightTime + kvTime;
     const double computeTime =
         gemmFlops / (pk * gemmEff(p, ct, std::max(c.decodeGemmMinRows, micro), double(m.hidden) / p.tp, m.hidden));
-    // HF's eager MoE loops only over the experts some token of the step chose
-    // (transformers' expert_hit): at decode, the batch's tokens touch
-    // e x (1 - (1 - k/e)^batch) of them, not all e.
-    const double expertLoop = expertLoopKernelsPerLayer(p);
-    const double touchedShare =
-        m.moe.enabled() ? 1 - std::pow(1 - double(m.moe.active) / std::max(1, m.moe.experts), micro) : 1.0;
-    const double decodeKernels = kernelsPerLayer(p) - expertLoop + expertLoop * touchedShare;
+    // A forward-only HF step runs the MoE block as transformers 5 does (router +
+    // grouped GEMMs over all experts: a fixed count per MoE layer); the
+    // per-expert loop of expertLoopKernelsPerLayer is the training pass's.
+    const double decodeKernels =
+        kernelsPerLayer(p) - expertLoopKernelsPerLayer(p) + moeForward * m.moeLayers() / std::max(1, m.layers);
     const double floor = p.optimized ? c.decodeLayerSGraph * m.layers : decodeKernels * m.layers * c.kernelSDecodeEager;
     // weightTime and kvTime are one pipeline stage's work on one micro-batch
     // (its layers' weights and KV cache): a decode step passes the stages one
@@ -253,7 +280,7 @@ InferenceResult inferencePerformance(Plan& p)
            [&] { return std::string("2 x active params x batch / achievable peak (counts when above the weight-read time)"); });
     p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
-                       : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: the experts the batch touches) x " + fmt(c.kernelSDecodeEager * 1e6) +
+                       : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: HF's router and grouped-GEMM experts) x " + fmt(c.kernelSDecodeEager * 1e6) +
                              " us host time"); });
     const double cycle = prefillCycle + inf.outputTokens * tpot;
     r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;

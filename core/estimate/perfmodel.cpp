@@ -62,14 +62,22 @@ TrainingResult trainingPerformance(Plan& p)
                 attnText = "bf16: FP8 covers the linears only; " + attnRateText(p, false);
             p.compute = DType::FP8;
         }
-        const double attn = attnF * (1 + 2.5 + recompute) / attnRateTrain;
+        // HF's SDPA path masks windowed layers explicitly once the sequence
+        // reaches the window: their kernel computes the whole s x s product.
+        const MaskedAttention masked = hfMaskedAttention(p, t.microBatch, t.seqLen);
+        const double attn = (attnF + masked.flops - masked.replaced) * (1 + 2.5 + recompute) / attnRateTrain;
 
         // Elementwise traffic scales with what the layers save (see memorymodel);
         // the composed tanh GELU's saved intermediates are counted by its own term.
         const bool tanhGelu = composedTanhGelu(p);
         const double ffnElems = m.moe.enabled() ? double(m.moe.expertFfnHidden) * (m.moe.active + m.moe.shared)
                                                 : double(m.ffnHidden);
-        const double perLayer = activationBytesPerTokenLayer(p) - (tanhGelu ? 3 * p.actBytes * ffnElems : 0);
+        // Norms beyond a Llama layer's two (Gemma 3's sandwich norms, q/k norms)
+        // save and stream what one of those two does per element, and launch
+        // an HF RMSNorm's kernels each.
+        const double normElemBytes = p.autocast || p.actBytes >= 4 ? 2 * p.residualBytes : 6;
+        const double extraNorms = normElemBytes * extraNormWidth(p) * (p.optimized ? c.activationOptimizedFactor : 1);
+        const double perLayer = activationBytesPerTokenLayer(p) - (tanhGelu ? 3 * p.actBytes * ffnElems : 0) + extraNorms;
         const int layers = (m.layers + p.pp - 1) / p.pp;
         const double saved = perLayer * layers * tokens / p.tp;
         const double ew = (p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) * saved * (1 + recompute / 3) / bw;
@@ -84,7 +92,11 @@ TrainingResult trainingPerformance(Plan& p)
         // longer of the two. The MoE expert loop syncs the host with the GPU for
         // every expert (torch.where on the routing), so those launches add.
         const double expertLoop = expertLoopKernelsPerLayer(p);
-        const double launches = (kernelsPerLayer(p) - expertLoop) * layers * (3 + recompute);
+        const double normKernels = hfEagerRuntime(p) && m.isLanguageModel()
+                                       ? kHfRmsNormKernels * (std::max(0, m.normsPerLayer - 2) +
+                                                             (m.qkNorm != ModelArch::QkNorm::None ? 2 : 0))
+                                       : 0;
+        const double launches = (kernelsPerLayer(p) - expertLoop + normKernels) * layers * (3 + recompute);
         const double hostKernels = launches * tKernel;
         const double syncedKernels = expertLoop * layers * (3 + recompute) * tKernel;
         // Each kernel also holds the GPU for a fixed device-side time (launch
@@ -114,13 +126,17 @@ TrainingResult trainingPerformance(Plan& p)
                [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
-               [&] { return std::string(fmt(attnF / 1e12) + " TFLOP forward x 3.5 / (" + attnText + ")"); });
+               [&] { return std::string(fmt((attnF + masked.flops - masked.replaced) / 1e12) + " TFLOP forward x 3.5 / (" +
+                                        attnText + ")" +
+                                        (masked.layers > 0 ? "; " + std::to_string(masked.layers) +
+                                                                 " windowed layers through HF's SDPA mask (whole s x s)"
+                                                           : "")); });
         p.term("time.elementwise", "Elementwise ops", ew * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.ewTrafficOptimized : c.ewTrafficEager) + " x " + fmtGiB(saved) + " saved activations / bandwidth"); });
         p.term("time.logits", "Logits and cross-entropy", logits * 1e3, "ms",
                [&] { return std::string(fmt(p.optimized ? c.logitTrafficOptimized : c.logitTrafficEager) + " B x tokens x vocab / bandwidth"); });
         p.term("time.overhead", "Kernel launches (host, beyond the GPU's work)", kernels * 1e3, "ms",
-               [&] { return std::string(fmt(kernelsPerLayer(p)) + " kernels/layer x " + std::to_string(layers) + " layers x " +
+               [&] { return std::string(fmt(kernelsPerLayer(p) + normKernels) + " kernels/layer x " + std::to_string(layers) + " layers x " +
                    fmt(3 + recompute) + " passes x " + fmt(tKernel * 1e6) + " us, hidden behind " + fmt(gpu * 1e3) +
                    " ms of GPU work" + (syncedKernels > 0 ? " except the expert loop's synced launches" : "")); });
     }

@@ -57,6 +57,52 @@ bool composedTanhGelu(const Plan& p);
 /// Forward kernel launches per transformer layer in the framework's eager code.
 double kernelsPerLayer(const Plan& p);
 
+// Hugging Face transformers' own code in the `eager` runtime (hfeager.cpp).
+/// True for runtime "eager": HF's model forward, one step at a time.
+bool hfEagerRuntime(const Plan& p);
+/// Launches of HF's forward-only MoE block (transformers 5: router + the
+/// grouped_mm experts path) beyond the dense MLP it replaces, per MoE layer; 0
+/// for dense models and optimized stacks. Independent of the experts touched.
+constexpr double kHfGroupedMoeKernels = 19;
+constexpr double kHfRouterKernels = 6;
+constexpr double kHfDenseMlpKernels = 5;
+double hfMoeForwardKernelsPerLayer(const Plan& p);
+/// Sliding-window and chunked layers under HF's SDPA path once the sequence
+/// reaches the window: an explicit bool mask, and a masked kernel that computes
+/// the whole s x s product. `flops`: what that kernel computes (forward, this
+/// GPU's share); `replaced`: the windowed FLOPs attentionFlops counted for the
+/// same layers; `maskBytes`: the largest mask tensor (batch x s x s x 1 B).
+struct MaskedAttention {
+    int layers = 0;
+    double flops = 0;
+    double replaced = 0;
+    double maskBytes = 0;
+};
+MaskedAttention hfMaskedAttention(const Plan& p, double sequences, double s);
+/// Attention-sink models (gpt-oss) under HF: its eager_attention_forward
+/// materializes each layer's scores (batch x heads x s x s). Element accesses
+/// per score, in 16-bit: the QK^T product written (1), the scaling (2), the
+/// mask add (2), the cat with the sink column (2), the row max (1), the
+/// subtraction (2), the softmax (2), the contiguous copy of the sliced
+/// probabilities for the PV product (2) and its read (1) = 15. Live at the
+/// peak: the masked scores, the max-subtracted logits and the probabilities.
+constexpr double kHfEagerScoreAccesses = 15;
+constexpr double kHfEagerScoreTensorsLive = 3;
+struct EagerScores {
+    double elements = 0;  // score elements of one forward, all layers of this stage
+    double flops = 0;     // QK^T and PV over the whole square
+    double bytes = 0;     // elementwise traffic over the scores
+    double peakBytes = 0; // one layer's score tensors alive at once
+};
+EagerScores hfEagerScores(const Plan& p, double sequences, double s);
+/// Elements per token normalized beyond a Llama layer's two RMSNorms: Gemma's
+/// sandwich norms (normsPerLayer - 2 of hidden width) and the q/k norms of
+/// Qwen3 / Gemma 3 (per head) and OLMo 2 (all features), whole layer.
+double extraNormWidth(const Plan& p);
+/// Launches of one HF RMSNorm forward (fp32 cast, pow, mean, add eps, rsqrt,
+/// product, cast back, weight product: modeling_llama / modeling_olmo2).
+constexpr double kHfRmsNormKernels = 8;
+
 struct GemmWork {
     double flops = 0;
     double seconds = 0;

@@ -165,7 +165,8 @@ double bandwidth(const Plan& p)
 /// Eager HF MoE loops over the experts in Python (a host sync to find each
 /// expert's tokens, gather, GEMMs, activation, scatter); optimized stacks run
 /// grouped GEMMs whose launches do not grow with the expert count. Launches per
-/// layer forward of that loop.
+/// layer forward of that loop, as fitted on MoE training steps (the training
+/// pass; a forward-only HF pass is counted by hfMoeForwardKernelsPerLayer).
 double expertLoopKernelsPerLayer(const Plan& p)
 {
     const ModelArch& m = *p.m;

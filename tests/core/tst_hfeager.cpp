@@ -1,0 +1,152 @@
+// The `eager` runtime is Hugging Face transformers' own model code
+// (core/estimate/hfeager.cpp): what it launches and computes where it differs
+// from a lean stack, counted from the code that ran the round-4 measurements
+// (transformers 5.17, tests/data/round4/README.md). Values by hand below.
+#include "hfmodels.h"
+
+#include "core/calibration/calibration.h"
+#include "core/hardware/catalog.h"
+
+namespace {
+
+const std::string kH100 = R"({"gpus": ["nvidia-h100-sxm"]})";
+
+std::string inference(const char* runtime, int batch, int prompt)
+{
+    return std::string(R"({"mode": "inference", "runtime": ")") + runtime + R"(", "inference": {"precision": "bf16", "batch": )" +
+           std::to_string(batch) + R"(, "prompt_tokens": )" + std::to_string(prompt) + R"(, "output_tokens": 1}})";
+}
+
+gp::GpuEstimate estimateOn(const std::string& model, const std::string& workload)
+{
+    return gp::estimate(scenario(model, workload, kH100), gp::Catalog::builtin()).results.at(0);
+}
+
+std::string hfConfig(const char* file) { return R"({"hf_config": )" + readFile(file) + "}"; }
+
+// Gemma 3 12B's text model (google/gemma-3-12b-it config.json, text_config, as
+// measured in round 4) in the explicit form: 48 layers, 40 of them sliding
+// within 1024 tokens; 16 query heads and 8 KV heads of 256.
+const std::string kGemma3_12b = R"({"layers": 48, "hidden": 3840, "heads": 16, "kv_heads": 8, "head_dim": 256,
+    "ffn_hidden": 15360, "vocab": 262208, "sliding_window": 1024, "sliding_layers": 40})";
+
+bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+} // namespace
+
+class TestHfEager : public QObject {
+    Q_OBJECT
+private slots:
+    void gptOssDecodeLaunches();
+    void gemma3SlidingPrefillAttention();
+    void gemma3PrefillPeakMemory();
+    void gptOssEagerAttentionScores();
+    void trainingNormLaunches();
+};
+
+// gpt-oss-20b in bf16 decoding one token under HF: transformers 5 runs each
+// MoE block as a router (6 launches) and the grouped_mm experts path (19:
+// integrations/moe.py grouped_mm_experts_forward), in place of a dense MLP's 5,
+// whatever the experts the batch touches. Per layer: kernels_layer_swiglu_amp
+// (40) + 19 + 6 - 5 = 60, all 24 layers MoE, at kernel_s_decode_eager each:
+// 60 x 24 x 55 us = 79.2 ms. The training pass's per-expert loop (33 launches
+// per touched expert: 40 + 4 x 33.18 = 172.7 per layer, 228 ms) is not charged.
+void TestHfEager::gptOssDecodeLaunches()
+{
+    const gp::Calibration& c = gp::builtinCalibration();
+    const double perLayer = c.kernelsLayerSwigluAmp + 19 + 6 - 5;
+    QCOMPARE(perLayer, 60.0);
+    for (int batch : {1, 8}) {
+        const auto e = estimateOn(hfConfig("gpt-oss-20b.json"), inference("eager", batch, 4096));
+        const gp::Term* t = term(e, "time.decode.overhead");
+        QVERIFY2(startsWith(t->formula, "eager generate(): 60 kernels/layer"), t->formula.c_str());
+        QVERIFY_NEAR(t->value, perLayer * 24 * c.kernelSDecodeEager * 1e3, 1e-9);
+    }
+}
+
+// Prefill of 32768 tokens. A sliding layer under HF's SDPA path gets an explicit
+// (1, 1, s, s) bool mask once s >= 1024 (masking_utils._ignore_causal_mask_sdpa),
+// and the masked kernel computes the whole product: 4 x s^2 x 16 x 256 =
+// 4 x 1,073,741,824 x 4096 = 17.59 TFLOP per layer, at the FA2-class rate
+// (attn_eff_hopper_blackwell). A serving or optimized runtime attends within
+// the window: 4 x 4096 x (1024^2 / 2 + 31744 x 1024) = 0.5412 TFLOP per layer
+// at the forward rate (attn_fwd_eff_hopper_blackwell). The 8 full layers are
+// causal in both: 4 x 4096 x s^2 / 2 = 8.796 TFLOP each.
+void TestHfEager::gemma3SlidingPrefillAttention()
+{
+    const gp::Calibration& c = gp::builtinCalibration();
+    const double s = 32768;
+    const double hq = 16 * 256;
+    const double maskedLayer = 4 * s * s * hq;
+    const double windowedLayer = 4 * hq * (1024.0 * 1024 / 2 + (s - 1024) * 1024);
+    const double fullLayer = 4 * hq * s * s / 2;
+    QVERIFY_NEAR(maskedLayer, 17.592186044416e12, 1e-12);
+    QVERIFY_NEAR(windowedLayer, 0.541165879296e12, 1e-12);
+    const double pk = gp::Catalog::builtin().find("nvidia-h100-sxm")->peakFlops(gp::DType::BF16);
+    const double fwdRate = pk * c.attnFwdEffHopperBlackwell;
+    const double maskedRate = pk * c.attnEffHopperBlackwell;
+    const double hf = term(estimateOn(kGemma3_12b, inference("eager", 1, 32768)), "time.prefill.attention")->value;
+    QVERIFY_NEAR(hf, (8 * fullLayer / fwdRate + 40 * maskedLayer / maskedRate) * 1e3, 1e-9);
+    const double lean = term(estimateOn(kGemma3_12b, inference("optimized", 1, 32768)), "time.prefill.attention")->value;
+    QVERIFY_NEAR(lean, (8 * fullLayer + 40 * windowedLayer) / fwdRate * 1e3, 1e-9);
+    // Below the window HF skips the mask (is_causal): the same cost as the lean stack.
+    const double hfShort = term(estimateOn(kGemma3_12b, inference("eager", 1, 1000)), "time.prefill.attention")->value;
+    const double leanShort = term(estimateOn(kGemma3_12b, inference("optimized", 1, 1000)), "time.prefill.attention")->value;
+    QVERIFY_NEAR(hfShort, leanShort, 1e-12);
+}
+
+// Right after a 32k prefill HF's DynamicSlidingWindowLayer keeps a slice of the
+// prefill's full-length K/V, so every one of the 48 layers holds 32768 tokens x
+// 2 x 8 x 256 x 2 B = 12,884,901,888 B (round 4 measured 12,884,902,208 B of
+// cache storage); a lean runtime keeps 8 x 32769 + 40 x 1024 tokens x 8192 B =
+// 2,683,093,504 B. The SDPA mask adds 32768^2 x 1 B = 1,073,741,824 B.
+void TestHfEager::gemma3PrefillPeakMemory()
+{
+    const auto hf = estimateOn(kGemma3_12b, inference("eager", 1, 32768));
+    const auto lean = estimateOn(kGemma3_12b, inference("optimized", 1, 32768));
+    QCOMPARE(term(hf, "memory.kv_cache")->value * kGiB, 12884901888.0);
+    QCOMPARE(term(lean, "memory.kv_cache")->value * kGiB, 8 * 32769 * 8192.0 + 40 * 1024 * 8192.0);
+    QVERIFY_NEAR((term(hf, "memory.activations")->value - term(lean, "memory.activations")->value) * kGiB, 1073741824.0, 1e-9);
+}
+
+// gpt-oss has no SDPA path under HF (attention sinks): eager attention keeps
+// three score tensors of 1 x 64 heads x 4096 x 4097 (the sink column) x 2 B
+// alive at the peak = 6,444,023,808 B, and all 24 layers keep 4096 tokens of
+// K/V at the prefill: 24 x 4096 x 2 x 8 x 64 x 2 B = 201,326,592 B (round 4
+// measured 201,326,688 B). Its prefill streams 15 accesses x 2 B over
+// 64 x 4096^2 x 24 = 25,769,803,776 scores.
+void TestHfEager::gptOssEagerAttentionScores()
+{
+    const auto hf = estimateOn(hfConfig("gpt-oss-20b.json"), inference("eager", 1, 4096));
+    const auto lean = estimateOn(hfConfig("gpt-oss-20b.json"), inference("optimized", 1, 4096));
+    QVERIFY_NEAR((term(hf, "memory.activations")->value - term(lean, "memory.activations")->value) * kGiB, 6444023808.0, 1e-9);
+    QCOMPARE(term(hf, "memory.kv_cache")->value * kGiB, 201326592.0);
+    const std::string f = term(hf, "time.prefill.attention")->formula;
+    QVERIFY2(f.find("HF eager attention") != std::string::npos && f.find("25.8G scores x 2 B") != std::string::npos, f.c_str());
+}
+
+// LoRA r16 on q/k/v/o in pure bf16 with checkpointing: a SwiGLU layer launches
+// kernels_layer_swiglu (21.06) + 6 per adapted linear x 4 = 45.06; OLMo 2's q
+// and k norms add 2 HF RMSNorms of 8 launches (61.06), Gemma 3's sandwich norms
+// 2 more (77.06); each x layers x 4 passes (forward, recompute, backward x 2).
+void TestHfEager::trainingNormLaunches()
+{
+    const gp::Calibration& c = gp::builtinCalibration();
+    const std::string lora = R"({"mode": "training", "runtime": "eager", "training": {"method": "lora", "lora_rank": 16,
+        "lora_targets": ["q_proj", "k_proj", "v_proj", "o_proj"], "precision": "bf16", "micro_batch": 2, "seq_len": 2048,
+        "activation_checkpointing": "full"}})";
+    const double base = c.kernelsLayerSwiglu + 4 * c.kernelsPerLoraTarget;
+    auto launches = [&](const std::string& model, double perLayer, int layers) {
+        const std::string f = term(estimateOn(model, lora), "time.overhead")->formula;
+        const std::string want = QString::number(perLayer, 'g', 3).toStdString() + " kernels/layer x " +
+                                 std::to_string(layers) + " layers x 4 passes";
+        QVERIFY2(startsWith(f, want), (f + " | want " + want).c_str());
+    };
+    launches(hfConfig("olmo-2-1124-13b.json"), base + 2 * 8, 40);
+    launches(hfConfig("qwen3-8b.json"), base + 2 * 8, 36);
+    // Gemma 3 in the explicit form has no q/k norms nor sandwich norms: the base count.
+    launches(kGemma3_12b, base, 48);
+}
+
+QTEST_APPLESS_MAIN(TestHfEager)
+#include "tst_hfeager.moc"
