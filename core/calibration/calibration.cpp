@@ -122,6 +122,7 @@ constexpr Field kFields[] = {
     {"uncertainty_unmeasured_family", &Calibration::uncertaintyUnmeasuredFamily},
     {"nvlink_bus_eff", &Calibration::nvlinkBusEff},
     {"nvlink_bus_eff_decode", &Calibration::nvlinkBusEffDecode},
+    {"serving_pp_host_s_per_seq", &Calibration::servingPpHostSPerSeq},
 };
 
 // Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_throughput"

@@ -72,6 +72,10 @@ void Helper::loop()
 /// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
 std::string familyOfConstant(const std::string& id)
 {
+    // An engine's own constant (the host work of a pipeline-parallel serving
+    // loop) is the same on every GPU: it is fitted on every row it moves.
+    if (id == "serving_pp_host_s_per_seq")
+        return "*";
     std::string best;
     for (ArchFamily f : kScaledFamilies) {
         const std::string prefix = std::string("family_") + archFamilyId(f) + "_";
@@ -88,6 +92,8 @@ std::string familyOfConstant(const std::string& id)
 /// runs on another GPU), the base constants are fitted on all of them.
 bool fitsOn(const std::string& constantFamily, const ValidationCase& c, bool baseOnAll)
 {
+    if (constantFamily == "*")
+        return true;
     if (!constantFamily.empty())
         return c.archFamily == constantFamily;
     return !c.familyOnly && (baseOnAll || c.archFamily == archFamilyId(ArchFamily::Hopper));
