@@ -49,9 +49,11 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     // The GEMMs of a step that decodes fewer sequences than the batch (a full KV pool: the engine holds
     // `admitted`) do fewer FLOPs but at the efficiency of their fewer rows: fewer tiles fill the SMs.
     const double effBatch = gemmAt(batch);
-    // Pipeline parallel: each stage relays a micro-batch's sampled tokens and updates its requests on
-    // the host, outside the GPU's work (serving_pp_host_s_per_seq): a round grows by it per sequence.
-    const double hostPerSeq = p.pp > 1 ? p.cal->servingPpHostSPerSeq : 0.0;
+    // Each step costs the engine host time per running sequence (sampling it, appending its token,
+    // checking its stop, answering it: serving_step_s_per_seq) that the GPU's work does not hide; with
+    // pipeline parallel each stage also relays a micro-batch's sampled tokens and updates its requests on
+    // the host (serving_pp_host_s_per_seq): a round grows by both per sequence.
+    const double hostPerSeq = p.cal->servingStepSPerSeq + (p.pp > 1 ? p.cal->servingPpHostSPerSeq : 0.0);
     auto decodeOnly = [=](double decoding) {
         return decodeStep - weightS - kvReadS - rowCommS +
                std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows * effBatch / gemmAt(decoding)) +

@@ -72,9 +72,9 @@ void Helper::loop()
 /// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
 std::string familyOfConstant(const std::string& id)
 {
-    // An engine's own constant (the host work of a pipeline-parallel serving
-    // loop) is the same on every GPU: it is fitted on every row it moves.
-    if (id == "serving_pp_host_s_per_seq")
+    // An engine's own constants (the host work of a serving loop per sequence)
+    // are the same on every GPU: they are fitted on every row they move.
+    if (id == "serving_pp_host_s_per_seq" || id == "serving_step_s_per_seq")
         return "*";
     std::string best;
     for (ArchFamily f : kScaledFamilies) {

@@ -96,8 +96,8 @@ private slots:
     void builtinTableIsCompleteAndWithinBounds()
     {
         const gp::Calibration& c = gp::builtinCalibration();
-        QCOMPARE(gp::calibrationConstantCount(), 118);
-        QCOMPARE(int(c.entries.size()), 118);
+        QCOMPARE(gp::calibrationConstantCount(), 119);
+        QCOMPARE(int(c.entries.size()), 119);
         QVERIFY(c.warnings.empty());
         std::map<std::string, int> kinds;
         for (const auto& e : c.entries) {
@@ -107,14 +107,14 @@ private slots:
             QVERIFY2(!e.unit.empty() && !e.fittedOn.empty() && !e.form.empty(), where.constData());
             ++kinds[e.kind];
         }
-        // 60 fitted on runs (31 base + 3 scales and 1 band for each of the 7
-        // scaled architecture families + the pipeline-parallel serving engine's
-        // host cost, serving_pp_host_s_per_seq), 15 read directly off a measurement, 8
+        // 61 fitted on runs (31 base + 3 scales and 1 band for each of the 7
+        // scaled architecture families + the serving engines' host costs per
+        // sequence, serving_step_s_per_seq and serving_pp_host_s_per_seq), 15 read directly off a measurement, 8
         // from papers and engines (nvlink_bus_eff, nvlink_bus_eff_decode, pcie_eff among them), 35 judgement (the
         // 7 families' collective scales, kept at 1, among them); pcie_eff is
         // NCCL's published PCIe bus bandwidth (nccl issue #1639), not a judgement.
         QCOMPARE(kinds.size(), std::size_t(4));
-        QCOMPARE(kinds["fitted"], 60);
+        QCOMPARE(kinds["fitted"], 61);
         QCOMPARE(kinds["measured"], 15);
         QCOMPARE(kinds["literature"], 8);
         QCOMPARE(kinds["assumed"], 35);
@@ -204,7 +204,7 @@ private slots:
         doc = minimalDocument();
         doc["constants"].push_back({{"id", "conv_eff"}, {"value", 0.5}});
         QCOMPARE(problemsOf(doc.dump()),
-                 QStringList{"constants[118].id: \"conv_eff\" is given twice (first at constants[35])"});
+                 QStringList{"constants[119].id: \"conv_eff\" is given twice (first at constants[35])"});
         doc = minimalDocument();
         doc["constants"][2] = 7;
         QCOMPARE(problemsOf(doc.dump()),
@@ -221,7 +221,7 @@ private slots:
                              "value - unexpected '}'; expected '[', '{', or a literal"});
         json doc = minimalDocument();
         doc["count"] = 5;
-        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 118 known constants"});
+        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 119 known constants"});
         doc = minimalDocument();
         doc["format"] = "gpu-catalog";
         QCOMPARE(problemsOf(doc.dump()), QStringList{"format: must be \"gpuplanner-calibration\""});
@@ -236,8 +236,8 @@ private slots:
         json doc = minimalDocument();
         doc["constants"].push_back({{"id", "gemm_eff_fp4"}, {"value", 0.7}});
         const gp::Calibration c = gp::loadCalibration(doc.dump());
-        QCOMPARE(c.warnings, std::vector<std::string>{"constants[118].id: unknown constant \"gemm_eff_fp4\", ignored"});
-        QCOMPARE(int(c.entries.size()), 118);
+        QCOMPARE(c.warnings, std::vector<std::string>{"constants[119].id: unknown constant \"gemm_eff_fp4\", ignored"});
+        QCOMPARE(int(c.entries.size()), 119);
     }
 
     void builtinThroughOptionsIsTheDefault()

@@ -351,6 +351,31 @@ private slots:
         QCOMPARE(*b1.inference->tpotMs, *a1.inference->tpotMs);
     }
 
+    void servingStepCostsHostTimePerSequence()
+    {
+        // The engine's host work per running sequence and step (sampling it,
+        // appending its token, checking its stop, answering it) is not hidden by
+        // the GPU's: serving_step_s_per_seq x the sequences decoding lengthens
+        // every step. 16 users of 128 + 2048 tokens on one H200 keep ~16
+        // decoding: 0.1 ms per sequence adds 16 x 0.1 = 1.6 ms per output token.
+        gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
+        s.runtime = gp::Runtime::Serving;
+        s.inference.precision = gp::InferPrecision::FP8;
+        s.inference.batch = 16;
+        s.inference.promptTokens = 128;
+        s.inference.outputTokens = 2048;
+        gp::Calibration lo = gp::builtinCalibration();
+        gp::Calibration hi = lo;
+        lo.set("serving_step_s_per_seq", 1e-8);
+        hi.set("serving_step_s_per_seq", 1e-4 + 1e-8);
+        const gp::EstimateOptions o;
+        const gp::GpuEstimate a = gp::estimateOn(s, gpu("nvidia-h200-sxm"), o, lo);
+        const gp::GpuEstimate b = gp::estimateOn(s, gpu("nvidia-h200-sxm"), o, hi);
+        QVERIFY(a.inference->admitted && *a.inference->admitted >= 16);
+        const double extra = *b.inference->tpotMs - *a.inference->tpotMs;
+        QVERIFY2(std::fabs(extra - 1.6) < 0.03 * 1.6, qPrintable(QString::number(extra)));
+    }
+
     void unmeasuredFamilyGetsTheWideBand()
     {
         // Distance from measurement: Hopper (measured) keeps the leave-one-out
