@@ -355,7 +355,8 @@ private slots:
     void rentVsBuyFollowsTheCalibratedPlan()
     {
         // No single GPU meets this example's targets: rent vs buy opens on the planner's
-        // best setup (built-in: 4x B200, TP4 bf16), which the calibration decides.
+        // best setup (built-in: 2x MI355X TP2 bf16 replicas, with 4x B200 TP4 close), which
+        // the calibration decides.
         const LoadedScenario l =
             loadScenarioFile(QStringLiteral(GP_EXAMPLES_DIR "/llama31-70b-serve-targets.gpuplan.json"));
         QVERIFY2(l.scenario, qPrintable(l.error));
@@ -377,10 +378,11 @@ private slots:
         QCOMPARE(page.result()->gpu, builtin.gpu);
         QCOMPARE(page.result()->count, builtin.gpus);
 
-        // Blackwell's 16-bit GEMMs at a quarter of their fitted rate: 4x B200 in bf16
-        // misses the targets, and the plan (so the page) moves to another setup.
+        // Blackwell's and CDNA's 16-bit GEMMs at a quarter of their fitted rate: neither
+        // meets the targets in bf16, and the plan (so the page) moves to another setup.
         const QString file = path(QStringLiteral("slow-blackwell.json"));
-        QVERIFY(writeAll(file, calibrationDocument({{"family_blackwell_gemm16_scale", 0.25}})));
+        QVERIFY(writeAll(file, calibrationDocument({{"family_blackwell_gemm16_scale", 0.25},
+                                                    {"family_cdna_gemm16_scale", 0.25}})));
         QString error;
         const CalibrationChoice c = loadCalibrationFile(file, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
