@@ -129,11 +129,11 @@ private slots:
         QCOMPARE(c.find("gemm_eff_bf16")->max, 1.0);
         QCOMPARE(c.find("gemm_eff_bf16")->kind, std::string("measured"));
         QCOMPARE(c.gemmEffFp8, 0.726);
-        QCOMPARE(c.gemmShapeC, 117.2); // fitted: tests/tools/update-calibration.sh
-        QCOMPARE(c.attnEffHopperBlackwell, 0.2715); // FlashAttention-2 class on an H100, above its 0.2 bound
-        QCOMPARE(c.trainGemmDerateOptimized, 0.7509);
+        QCOMPARE(c.gemmShapeC, 116.8); // fitted: tests/tools/update-calibration.sh
+        QCOMPARE(c.attnEffHopperBlackwell, 0.2716); // FlashAttention-2 class on an H100, above its 0.2 bound
+        QCOMPARE(c.trainGemmDerateOptimized, 0.751);
         QCOMPARE(c.kernelSTrainEager, 32.36e-6);
-        QCOMPARE(c.decodeBandwidthEff, 0.8445);
+        QCOMPARE(c.decodeBandwidthEff, 0.8461);
         QCOMPARE(c.prefillKernelsLayerEager, 46.0);
         QCOMPARE(c.contextCudaMib, 620.0);
         QCOMPARE(c.usableMemoryFraction, 0.9956);
