@@ -122,6 +122,8 @@ constexpr Field kFields[] = {
     {"uncertainty_unmeasured_family", &Calibration::uncertaintyUnmeasuredFamily},
     {"nvlink_bus_eff", &Calibration::nvlinkBusEff},
     {"nvlink_bus_eff_decode", &Calibration::nvlinkBusEffDecode},
+    {"serving_pp_host_s_per_seq", &Calibration::servingPpHostSPerSeq},
+    {"serving_step_s_per_seq", &Calibration::servingStepSPerSeq},
 };
 
 // Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_throughput"

@@ -167,6 +167,8 @@ struct Calibration {
     double uncertaintyUnmeasuredFamily = 0; // throughput band of a family without published rows
     double nvlinkBusEff = 0;                // NCCL all-reduce bus bandwidth / NVLink per-direction bandwidth
     double nvlinkBusEffDecode = 0;          // the same at a decode step's all-reduce (a few MB: below NCCL's peak)
+    double servingPpHostSPerSeq = 0;        // serving with pipeline parallel: host seconds per sequence per micro-batch hop, not overlapped
+    double servingStepSPerSeq = 0;          // serving: host seconds per running sequence per engine step, not overlapped
     std::array<FamilyConstants, kArchFamilyCount> families{}; // indexed by ArchFamily; Hopper and Other stay at 1
 
     /// The constants of `gpu`'s family (all 1 for Hopper and Other).

@@ -49,16 +49,21 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     // The GEMMs of a step that decodes fewer sequences than the batch (a full KV pool: the engine holds
     // `admitted`) do fewer FLOPs but at the efficiency of their fewer rows: fewer tiles fill the SMs.
     const double effBatch = gemmAt(batch);
+    // Each step costs the engine host time per running sequence (sampling it, appending its token,
+    // checking its stop, answering it: serving_step_s_per_seq) that the GPU's work does not hide; with
+    // pipeline parallel each stage also relays a micro-batch's sampled tokens and updates its requests on
+    // the host (serving_pp_host_s_per_seq): a round grows by both per sequence.
+    const double hostPerSeq = p.cal->servingStepSPerSeq + (p.pp > 1 ? p.cal->servingPpHostSPerSeq : 0.0);
     auto decodeOnly = [=](double decoding) {
         return decodeStep - weightS - kvReadS - rowCommS +
                std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows * effBatch / gemmAt(decoding)) +
-               (kvPerSeq + rowCommS / batch) * decoding;
+               (kvPerSeq + rowCommS / batch + hostPerSeq) * decoding;
     };
     shape.step = [=, &forward](double prefillTokens, double decoding) {
         if (prefillTokens <= 0)
             return decodeOnly(decoding);
         const double pass = forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) +
-                            kvPerSeq * decoding;
+                            (kvPerSeq + hostPerSeq) * decoding;
         return std::max(pass, decodeOnly(decoding));
     };
     shape.promptCost = [=, &forward](double prefillTokens, double decoding) {
@@ -258,7 +263,9 @@ InferenceResult inferencePerformance(Plan& p)
     r.tpotMs = tpot * 1e3;
     double served = 0; // serving: requests/s under the load
     if (p.serving)
-        served = servingLatency(p, r, tpot, kvTime, weightBytes / decodeBw, computeTime,
+        // The load model sees whole rounds: with pp micro-batches in flight a round (every running sequence
+        // gets its token) is pp micro-batch stage times, so the per-stage weight, GEMM and KV times count pp times.
+        served = servingLatency(p, r, tpot, kvTime * p.pp, weightBytes / decodeBw * p.pp, computeTime * p.pp,
                                 p.tp > 1 ? 2.0 * layers * decodeAllReduceSeconds(p, micro * m.hidden * 2, p.tp) * p.pp : 0,
                                 std::max(c.decodeGemmMinRows, 1.0),
                                 [&](double decoding) {
@@ -268,9 +275,16 @@ InferenceResult inferencePerformance(Plan& p)
                                     return gemmEff(p, ct, rowsAt, double(m.hidden) / p.tp, m.hidden);
                                 },
                                 [&](double tokens, double head, double stepAttnFlops) {
+            // A serving engine keeps pp micro-batches in flight (TensorRT-LLM's PyExecutor:
+            // num_micro_batches = pp_size, each scheduled with up to max_batch_size requests;
+            // vLLM: pp virtual engines), so a round's tokens pass the stages as pp micro-batches
+            // of tokens / pp that work on different stages at once: the round is pp micro-batch
+            // stage times, forwardSeconds(tokens / pp) (which runs one pass through every stage).
+            // Prefill work is then spread over the stages instead of passing them in turn.
+            const double mb = p.pp > 1 ? double(p.pp) : 1.0;
             GemmWork g;
             double a = 0;
-            return forwardSeconds(tokens, head, stepAttnFlops, g, a);
+            return forwardSeconds(tokens / mb, head / mb, stepAttnFlops / mb, g, a);
         });
     p.term("time.decode.memory", "Decode: weights + KV", memTime * 1e3, "ms",
            [&] { return std::string("max(" + fmtGiB(weightBytes) + " weights / bandwidth, GEMM FLOPs / peak) + max(" +

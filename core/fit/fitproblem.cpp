@@ -72,6 +72,10 @@ void Helper::loop()
 /// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
 std::string familyOfConstant(const std::string& id)
 {
+    // An engine's own constants (the host work of a serving loop per sequence)
+    // are the same on every GPU: they are fitted on every row they move.
+    if (id == "serving_pp_host_s_per_seq" || id == "serving_step_s_per_seq")
+        return "*";
     std::string best;
     for (ArchFamily f : kScaledFamilies) {
         const std::string prefix = std::string("family_") + archFamilyId(f) + "_";
@@ -88,6 +92,10 @@ std::string familyOfConstant(const std::string& id)
 /// runs on another GPU), the base constants are fitted on all of them.
 bool fitsOn(const std::string& constantFamily, const ValidationCase& c, bool baseOnAll)
 {
+    // An engine constant: every record it moves but the Hopper --family-dir rows,
+    // which stay held out (an independent check of the measured family).
+    if (constantFamily == "*")
+        return !c.familyOnly || c.archFamily != archFamilyId(ArchFamily::Hopper);
     if (!constantFamily.empty())
         return c.archFamily == constantFamily;
     return !c.familyOnly && (baseOnAll || c.archFamily == archFamilyId(ArchFamily::Hopper));

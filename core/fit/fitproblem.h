@@ -98,7 +98,10 @@ void parallelFor(std::size_t n, const F& f)
 }
 
 /// The family a "family_<id>_..." constant belongs to (the longest id that
-/// prefixes it: blackwell_gb2 before blackwell); "" for a base constant.
+/// prefixes it: blackwell_gb2 before blackwell); "" for a base constant; "*"
+/// for an engine's own constant (serving_step_s_per_seq, serving_pp_host_s_per_seq),
+/// fitted on every record it moves whatever its family (but the held-out
+/// Hopper --family-dir rows).
 std::string familyOfConstant(const std::string& id);
 /// The records a constant is fitted on: a family's constants on that family's
 /// records only; the base constants (the Hopper values) on the Hopper records

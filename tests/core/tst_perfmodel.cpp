@@ -314,6 +314,93 @@ private slots:
         QVERIFY2(f.find("idle share (pp - 1) / (grad_accum + pp - 1) = 0.273") != std::string::npos, f.c_str());
     }
 
+    void servingPipelineSpreadsPrefillOverTheStages()
+    {
+        // A serving engine keeps pp micro-batches in flight (TensorRT-LLM's
+        // PyExecutor: num_micro_batches = pp_size), so the prompt tokens of a
+        // round are prefilled on both stages at once: a prefill-bound load (8000
+        // prompt tokens, 1 output token) serves twice the requests on 2 GPUs with
+        // pp 2, less what does not halve (launches, the stage send). It was 1.0x
+        // (the prompts passed the two stages in turn): TensorRT-LLM's RTX PRO 6000
+        // rows show 2.07x (ISL 2048 / OSL 128, 393 -> 813 tokens/s).
+        gp::Scenario s = scenario("llama-3.1-8b", gp::Mode::Inference);
+        s.runtime = gp::Runtime::Serving;
+        s.inference.batch = 32;
+        s.inference.promptTokens = 8000;
+        s.inference.outputTokens = 1;
+        gp::Scenario p2 = s;
+        p2.hardware.count = 2;
+        p2.hardware.pp = 2;
+        gp::Calibration c = gp::builtinCalibration();
+        c.set("serving_pp_host_s_per_seq", 1e-7); // its least: the host relay out of the way
+        const gp::EstimateOptions o;
+        const double x1 = *gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, c).inference->tokensPerS;
+        const double x2 = *gp::estimateOn(p2, gpu("nvidia-h100-sxm"), o, c).inference->tokensPerS;
+        qInfo("Llama 3.1 8B prefill-bound serving on H100: pp 1 %.1f, pp 2 %.1f requests/s", x1, x2);
+        QVERIFY2(x2 / x1 > 1.85 && x2 / x1 < 2.0, qPrintable(QString::number(x2 / x1)));
+    }
+
+    void servingPipelineRelayCostsHostTimePerSequence()
+    {
+        // Each pipeline stage relays a micro-batch's sampled tokens and updates
+        // its requests on the host, outside the GPU's work: a round (every
+        // sequence gets one token) grows by serving_pp_host_s_per_seq x the
+        // sequences decoding. 16 users, 128-token prompts and 2048-token outputs
+        // keep ~16 decoding (a prompt is 1/2048 of a request's steps, and its
+        // prefill ~1% of a step's time): 0.1 ms per sequence adds 16 x 0.1 = 1.6 ms
+        // to the time per output token; with pp 1 it adds nothing.
+        gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
+        s.runtime = gp::Runtime::Serving;
+        s.inference.precision = gp::InferPrecision::FP8;
+        s.inference.batch = 16;
+        s.inference.promptTokens = 128;
+        s.inference.outputTokens = 2048;
+        s.hardware.count = 2;
+        s.hardware.pp = 2;
+        gp::Calibration lo = gp::builtinCalibration();
+        gp::Calibration hi = lo;
+        lo.set("serving_pp_host_s_per_seq", 1e-7);
+        hi.set("serving_pp_host_s_per_seq", 1e-4 + 1e-7);
+        const gp::EstimateOptions o;
+        const gp::GpuEstimate a = gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, lo);
+        const gp::GpuEstimate b = gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, hi);
+        QVERIFY(a.inference->admitted && *a.inference->admitted >= 16); // every user's KV fits: none waits
+        const double extra = *b.inference->tpotMs - *a.inference->tpotMs;
+        QVERIFY2(std::fabs(extra - 1.6) < 0.03 * 1.6, qPrintable(QString::number(extra)));
+        gp::Scenario one = s;
+        one.hardware.count = 1;
+        one.hardware.pp = 1;
+        one.inference.precision = gp::InferPrecision::FP8;
+        const gp::GpuEstimate a1 = gp::estimateOn(one, gpu("nvidia-h200-sxm"), o, lo);
+        const gp::GpuEstimate b1 = gp::estimateOn(one, gpu("nvidia-h200-sxm"), o, hi);
+        QCOMPARE(*b1.inference->tpotMs, *a1.inference->tpotMs);
+    }
+
+    void servingStepCostsHostTimePerSequence()
+    {
+        // The engine's host work per running sequence and step (sampling it,
+        // appending its token, checking its stop, answering it) is not hidden by
+        // the GPU's: serving_step_s_per_seq x the sequences decoding lengthens
+        // every step. 16 users of 128 + 2048 tokens on one H200 keep ~16
+        // decoding: 0.1 ms per sequence adds 16 x 0.1 = 1.6 ms per output token.
+        gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
+        s.runtime = gp::Runtime::Serving;
+        s.inference.precision = gp::InferPrecision::FP8;
+        s.inference.batch = 16;
+        s.inference.promptTokens = 128;
+        s.inference.outputTokens = 2048;
+        gp::Calibration lo = gp::builtinCalibration();
+        gp::Calibration hi = lo;
+        lo.set("serving_step_s_per_seq", 1e-8);
+        hi.set("serving_step_s_per_seq", 1e-4 + 1e-8);
+        const gp::EstimateOptions o;
+        const gp::GpuEstimate a = gp::estimateOn(s, gpu("nvidia-h200-sxm"), o, lo);
+        const gp::GpuEstimate b = gp::estimateOn(s, gpu("nvidia-h200-sxm"), o, hi);
+        QVERIFY(a.inference->admitted && *a.inference->admitted >= 16);
+        const double extra = *b.inference->tpotMs - *a.inference->tpotMs;
+        QVERIFY2(std::fabs(extra - 1.6) < 0.03 * 1.6, qPrintable(QString::number(extra)));
+    }
+
     void unmeasuredFamilyGetsTheWideBand()
     {
         // Distance from measurement: Hopper (measured) keeps the leave-one-out
