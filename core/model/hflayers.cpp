@@ -41,6 +41,18 @@ void readLlamaLike(Keys& k, ModelArch& m, const Defaults& d)
     m.biases = false;
 }
 
+/// An integer key with its configuration class's default when absent (said in readNotes).
+std::int64_t classDefault(Keys& k, ModelArch& m, const std::string& key, std::int64_t fallback, std::int64_t lo,
+                          std::int64_t hi)
+{
+    if (!k.has(key)) {
+        k.used.insert(key);
+        m.readNotes.push_back(key + " absent: the configuration class's default " + std::to_string(fallback));
+        return fallback;
+    }
+    return k.integer(key, lo, hi);
+}
+
 /// sliding_window as a window over every layer (Mistral v0.1, Phi-3): none when
 /// null or at least the context (Phi-4's 16384 = max_position_embeddings).
 void readUniformWindow(Keys& k, ModelArch& m)
@@ -129,11 +141,12 @@ void readWindow(Keys& k, ModelArch& m, std::int64_t fallback)
 /// key x value matrix per value head.
 void gatedDeltaNet(Keys& k, ModelArch& m)
 {
-    const double kHeads = double(k.integer("linear_num_key_heads", 1, kMaxHeads));
-    const double vHeads = double(k.integer("linear_num_value_heads", 1, kMaxHeads));
-    const double kDim = double(k.integer("linear_key_head_dim", 1, kMaxHeadDim));
-    const double vDim = double(k.integer("linear_value_head_dim", 1, kMaxHeadDim));
-    const double kernel = double(k.integerOr("linear_conv_kernel_dim", 4, 1, 1024));
+    // Qwen3NextConfig's defaults (transformers 008e5743) when a key is absent.
+    const double kHeads = double(classDefault(k, m, "linear_num_key_heads", 16, 1, kMaxHeads));
+    const double vHeads = double(classDefault(k, m, "linear_num_value_heads", 32, 1, kMaxHeads));
+    const double kDim = double(classDefault(k, m, "linear_key_head_dim", 128, 1, kMaxHeadDim));
+    const double vDim = double(classDefault(k, m, "linear_value_head_dim", 128, 1, kMaxHeadDim));
+    const double kernel = double(classDefault(k, m, "linear_conv_kernel_dim", 4, 1, 1024));
     const double h = m.hidden;
     const double keyDim = kHeads * kDim;
     const double valueDim = vHeads * vDim;
