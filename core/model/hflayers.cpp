@@ -3,6 +3,7 @@
 // DeltaNet, Mamba-2) with their state per sequence.
 #include "core/model/hfread.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,29 @@ void readUniformWindow(Keys& k, ModelArch& m)
     }
     m.slidingWindow = toInt(w);
     m.slidingLayers = m.attentionLayers();
+}
+
+/// Qwen2/Qwen3 (and their MoE) windows: use_sliding_window defaults to false; when
+/// on, layers from max_window_layers (default 28) on slide over sliding_window
+/// (default 4096), as Qwen2Config/Qwen3Config build layer_types. layer_types, when
+/// written (transformers >= 4.53), is read as is.
+void readQwenWindow(Keys& k, ModelArch& m)
+{
+    k.used.insert("max_window_layers");
+    k.used.insert("use_sliding_window");
+    std::vector<std::string> types;
+    if (readLayerTypes(k, m, types)) {
+        applyLayerTypes(k, m, types);
+        readWindow(k, m, 4096);
+        return;
+    }
+    if (!k.booleanOr("use_sliding_window", false)) {
+        k.used.insert("sliding_window");
+        return;
+    }
+    const auto from = k.integerOr("max_window_layers", 28, 0, kMaxLayers);
+    m.slidingLayers = toInt(std::max<std::int64_t>(0, m.layers - from));
+    readWindow(k, m, 4096);
 }
 
 /// Per-layer kinds from layer_types (transformers >= 4.53): "full_attention",

@@ -100,13 +100,19 @@ void readSparseStep(Keys& k, ModelArch& m)
 }
 
 /// MLA + DeepSeekMoE (DeepSeek-V2/V3/R1, Kimi K2).
-void readDeepseek(Keys& k, ModelArch& m)
+void readDeepseek(Keys& k, ModelArch& m, bool v3)
 {
     readLlamaLike(k, m);
     m.mlaKvLoraRank = toInt(k.integer("kv_lora_rank", 1, kMaxLoraRank));
     m.mlaRopeHeadDim = toInt(k.integer("qk_rope_head_dim", 1, kMaxHeadDim));
-    m.mlaQLoraRank = k.has("q_lora_rank") ? toInt(k.integer("q_lora_rank", 1, kMaxLoraRank)) : -1;
-    k.used.insert("q_lora_rank");
+    // q_lora_rank: null = no query compression (DeepSeek-V2-Lite); absent = the
+    // configuration class's default 1536 (DeepseekV2Config and DeepseekV3Config).
+    if (k.isNull("q_lora_rank")) {
+        k.used.insert("q_lora_rank");
+        m.mlaQLoraRank = -1;
+    } else {
+        m.mlaQLoraRank = toInt(classDefault(k, m, "q_lora_rank", 1536, 1, kMaxLoraRank));
+    }
     const auto nope = k.integer("qk_nope_head_dim", 1, kMaxHeadDim);
     const auto vDim = k.integer("v_head_dim", 1, kMaxHeadDim);
     if (k.r.ok() && nope != vDim)
@@ -116,10 +122,18 @@ void readDeepseek(Keys& k, ModelArch& m)
     m.headDim = toInt(nope);
     m.kvHeads = m.heads;
     readMoeRouted(k, m, "n_routed_experts", "moe_intermediate_size");
-    m.moe.shared = toInt(k.integerOr("n_shared_experts", 0, 0, kMaxExperts));
-    m.moe.denseLayers = toInt(k.integerOr("first_k_dense_replace", 0, 0, kMaxLayers));
+    // DeepseekV3Config's defaults: n_shared_experts 1, first_k_dense_replace 3,
+    // topk_method "noaux_tc"; DeepseekV2Config's: none (null), 0, "greedy".
+    if (v3) {
+        m.moe.shared = toInt(classDefault(k, m, "n_shared_experts", 1, 0, kMaxExperts));
+        m.moe.denseLayers = toInt(classDefault(k, m, "first_k_dense_replace", 3, 0, kMaxLayers));
+    } else {
+        m.moe.shared = toInt(k.integerOr("n_shared_experts", 0, 0, kMaxExperts));
+        m.moe.denseLayers = toInt(k.integerOr("first_k_dense_replace", 0, 0, kMaxLayers));
+    }
     m.moe.sparseStep = toInt(k.integerOr("moe_layer_freq", 1, 1, kMaxLayers));
-    if (k.has("topk_method") && k.r.at("topk_method") == "noaux_tc")
+    k.used.insert("topk_method");
+    if (k.has("topk_method") ? k.r.at("topk_method") == "noaux_tc" : v3)
         m.moe.routerBias = true; // e_score_correction_bias
     m.mtpLayers = toInt(k.integerOr("num_nextn_predict_layers", 0, 0, 16));
     m.mtpOwnEmbeddings = true;
@@ -150,13 +164,13 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
     case HfLayout::Qwen2:
         readLlamaLike(k, m);
         m.qkvBias = true; // Qwen2 attention: q/k/v have biases, o_proj none
-        readUniformWindow(k, m);
+        readQwenWindow(k, m);
         break;
     case HfLayout::Qwen3:
         readLlamaLike(k, m);
         m.qkNorm = ModelArch::QkNorm::PerHead;
         m.qkvBias = k.booleanOr("attention_bias", false);
-        readUniformWindow(k, m);
+        readQwenWindow(k, m);
         break;
     case HfLayout::Olmo2:
         readLlamaLike(k, m);
@@ -186,7 +200,7 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
             m.qkNorm = ModelArch::QkNorm::PerHead;
             m.qkvBias = k.booleanOr("attention_bias", false);
         }
-        readUniformWindow(k, m);
+        readQwenWindow(k, m);
         break;
     case HfLayout::Qwen3Next: {
         keys.experts = "num_experts";
@@ -345,7 +359,7 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
     case HfLayout::DeepseekV3:
         keys.experts = "n_routed_experts";
         keys.expertFfn = "moe_intermediate_size";
-        readDeepseek(k, m);
+        readDeepseek(k, m, layout == HfLayout::DeepseekV3);
         break;
     case HfLayout::Glm4Moe: {
         // Glm4MoeConfig (transformers c7ec229a): its defaults are GLM-4.5-Air's

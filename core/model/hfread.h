@@ -81,6 +81,8 @@ std::int64_t classDefault(Keys& k, ModelArch& m, const std::string& key, std::in
                           std::int64_t hi);
 /// sliding_window as a window over every layer (Mistral v0.1, Phi-3).
 void readUniformWindow(Keys& k, ModelArch& m);
+/// Qwen2/Qwen3 windows: use_sliding_window (default false), max_window_layers, layer_types.
+void readQwenWindow(Keys& k, ModelArch& m);
 /// Per-layer kinds from layer_types; false when the key is absent.
 bool readLayerTypes(Keys& k, ModelArch& m, std::vector<std::string>& types);
 /// Counts sliding/chunked/linear layers from a kinds list; unknown kinds fail.

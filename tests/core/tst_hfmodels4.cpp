@@ -18,6 +18,7 @@ private slots:
     void graniteSmall();
     void graniteTiny();
     void versionDefaults();
+    void qwenAndDeepseekDefaults();
     void unknownKeysReported();
 };
 
@@ -356,6 +357,44 @@ void TestHfModels4::versionDefaults()
         "intermediate_size": 2880, "num_attention_heads": 64, "num_key_value_heads": 8, "num_hidden_layers": 4,
         "num_local_experts": 32, "experts_per_token": 4, "vocab_size": 201088})"));
     QCOMPARE(o.moe.active, 4);
+}
+
+// Qwen2/Qwen3 (configuration_qwen3.py): use_sliding_window defaults to false, and
+// when on only layers from max_window_layers (default 28) slide. DeepseekV3Config:
+// n_shared_experts 1, first_k_dense_replace 3, q_lora_rank 1536, topk_method noaux_tc.
+void TestHfModels4::qwenAndDeepseekDefaults()
+{
+    const char* qwen = R"({"model_type": "qwen3", "hidden_size": 4096, "intermediate_size": 12288,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 36,
+        "vocab_size": 151936, "sliding_window": 4096})";
+    // A window written, the switch left out: off (was: every layer sliding).
+    QCOMPARE(read(json::parse(qwen)).slidingLayers, 0);
+    json on = json::parse(qwen);
+    on["use_sliding_window"] = true;
+    const ModelArch q = read(on);
+    QCOMPARE(q.slidingLayers, 36 - 28);
+    QCOMPARE(q.slidingWindow, 4096);
+    // KV at 32k, 2 x 8 x 128 x 2 B = 4096 B per token and layer: 28 full x 32768 + 8 x 4096.
+    QCOMPARE(q.kvBytesPerSequence(32768, 2), 4096.0 * (28 * 32768 + 8 * 4096));
+    on["max_window_layers"] = 30;
+    QCOMPARE(read(on).slidingLayers, 6);
+
+    const char* dsv3 = R"({"model_type": "deepseek_v3", "hidden_size": 7168, "intermediate_size": 18432,
+        "moe_intermediate_size": 2048, "num_attention_heads": 128, "num_hidden_layers": 61,
+        "n_routed_experts": 256, "num_experts_per_tok": 8, "kv_lora_rank": 512, "qk_rope_head_dim": 64,
+        "qk_nope_head_dim": 128, "v_head_dim": 128, "vocab_size": 129280})";
+    const ModelArch d = read(json::parse(dsv3));
+    QCOMPARE(d.moe.shared, 1);
+    QCOMPARE(d.moe.denseLayers, 3);
+    QCOMPARE(d.mlaQLoraRank, 1536);
+    QVERIFY(d.moe.routerBias);
+    QVERIFY(hasNote(d, "first_k_dense_replace absent: the configuration class's default 3"));
+    // The full DeepSeek-V3 shape with its defaults is the 671B of the model card
+    // (huggingface.co/deepseek-ai/DeepSeek-V3: "671B total parameters").
+    QVERIFY_NEAR(d.loadedParams(), 671e9, 0.025);
+    json lite = json::parse(dsv3);
+    lite["q_lora_rank"] = nullptr; // DeepSeek-V2-Lite writes null: no query compression
+    QCOMPARE(read(lite).mlaQLoraRank, -1);
 }
 
 // A key the reader does not know that could change memory is said in readNotes;
