@@ -122,8 +122,11 @@ void readDeepseek(Keys& k, ModelArch& m, bool v3)
     m.headDim = toInt(nope);
     m.kvHeads = m.heads;
     readMoeRouted(k, m, "n_routed_experts", "moe_intermediate_size");
-    // DeepseekV3Config's defaults: n_shared_experts 1, first_k_dense_replace 3,
-    // topk_method "noaux_tc"; DeepseekV2Config's: none (null), 0, "greedy".
+    // DeepseekV3Config's defaults: n_shared_experts 1, first_k_dense_replace 3;
+    // DeepseekV2Config's: none (null), 0. (Its topk_method default "noaux_tc" is
+    // not applied when the key is absent: the router's score-correction bias, one
+    // value per expert and layer, is counted only when the config names it, as the
+    // deepseek-v3 preset does.)
     if (v3) {
         m.moe.shared = toInt(classDefault(k, m, "n_shared_experts", 1, 0, kMaxExperts));
         m.moe.denseLayers = toInt(classDefault(k, m, "first_k_dense_replace", 3, 0, kMaxLayers));
@@ -132,8 +135,7 @@ void readDeepseek(Keys& k, ModelArch& m, bool v3)
         m.moe.denseLayers = toInt(k.integerOr("first_k_dense_replace", 0, 0, kMaxLayers));
     }
     m.moe.sparseStep = toInt(k.integerOr("moe_layer_freq", 1, 1, kMaxLayers));
-    k.used.insert("topk_method");
-    if (k.has("topk_method") ? k.r.at("topk_method") == "noaux_tc" : v3)
+    if (k.has("topk_method") && k.r.at("topk_method") == "noaux_tc")
         m.moe.routerBias = true; // e_score_correction_bias
     m.mtpLayers = toInt(k.integerOr("num_nextn_predict_layers", 0, 0, 16));
     m.mtpOwnEmbeddings = true;
