@@ -419,6 +419,12 @@ void TestHfModels4::unknownKeysReported()
         "layer_types": ["mamba", "attention"], "mamba_chunk_size": 256, "moe_latent_size": 512})"));
     QVERIFY(hasNote(granite, "not read: moe_latent_size"));
     QVERIFY(!hasNote(granite, "mamba_chunk_size"));
+    // Nemotron-H's transformers-5 keys that change neither memory nor time are known.
+    const ModelArch nemo = read(json::parse(R"({"model_type": "nemotron_h", "hidden_size": 1024,
+        "num_attention_heads": 8, "num_key_value_heads": 2, "vocab_size": 1000, "intermediate_size": 2048,
+        "hybrid_override_pattern": "M*-", "mamba_num_heads": 16, "mamba_head_dim": 64, "n_groups": 1,
+        "moe_shared_expert_overlap": true, "mtp_layers_block_type": ["attention", "moe"], "conv_kernel": 4})"));
+    QVERIFY(!hasNote(nemo, "not read"));
 }
 
 QTEST_APPLESS_MAIN(TestHfModels4)
