@@ -85,6 +85,9 @@ const std::set<std::string> kIrrelevantKeys = {
     "is_decoder", "add_cross_attention", "num_experts_per_tok", "mlp_only_layers", "decoder_sparse_step",
     "qkv_bias", "clip_qkv", "interleave_moe_layer_step", "moe_layer_freq", "first_k_dense_replace",
     "num_nextn_predict_layers", "head_dim", "attention_bias", "mlp_bias", "experts_per_token",
+    // Nemotron-H (transformers 5): expert/shared overlap is scheduling, the MTP
+    // layers' kinds only shape the unloaded MTP module.
+    "moe_shared_expert_overlap", "mtp_layers_block_type", "mtp_hybrid_override_pattern",
 };
 
 /// A key that could change memory or time when a reader leaves it unread.

@@ -3,6 +3,7 @@
 // DeltaNet, Mamba-2) with their state per sequence.
 #include "core/model/hfread.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,18 @@ void readLlamaLike(Keys& k, ModelArch& m, const Defaults& d)
     m.biases = false;
 }
 
+/// An integer key with its configuration class's default when absent (said in readNotes).
+std::int64_t classDefault(Keys& k, ModelArch& m, const std::string& key, std::int64_t fallback, std::int64_t lo,
+                          std::int64_t hi)
+{
+    if (!k.has(key)) {
+        k.used.insert(key);
+        m.readNotes.push_back(key + " absent: the configuration class's default " + std::to_string(fallback));
+        return fallback;
+    }
+    return k.integer(key, lo, hi);
+}
+
 /// sliding_window as a window over every layer (Mistral v0.1, Phi-3): none when
 /// null or at least the context (Phi-4's 16384 = max_position_embeddings).
 void readUniformWindow(Keys& k, ModelArch& m)
@@ -60,6 +73,29 @@ void readUniformWindow(Keys& k, ModelArch& m)
     }
     m.slidingWindow = toInt(w);
     m.slidingLayers = m.attentionLayers();
+}
+
+/// Qwen2/Qwen3 (and their MoE) windows: use_sliding_window defaults to false; when
+/// on, layers from max_window_layers (default 28) on slide over sliding_window
+/// (default 4096), as Qwen2Config/Qwen3Config build layer_types. layer_types, when
+/// written (transformers >= 4.53), is read as is.
+void readQwenWindow(Keys& k, ModelArch& m)
+{
+    k.used.insert("max_window_layers");
+    k.used.insert("use_sliding_window");
+    std::vector<std::string> types;
+    if (readLayerTypes(k, m, types)) {
+        applyLayerTypes(k, m, types);
+        readWindow(k, m, 4096);
+        return;
+    }
+    if (!k.booleanOr("use_sliding_window", false)) {
+        k.used.insert("sliding_window");
+        return;
+    }
+    const auto from = k.integerOr("max_window_layers", 28, 0, kMaxLayers);
+    m.slidingLayers = toInt(std::max<std::int64_t>(0, m.layers - from));
+    readWindow(k, m, 4096);
 }
 
 /// Per-layer kinds from layer_types (transformers >= 4.53): "full_attention",
@@ -129,11 +165,12 @@ void readWindow(Keys& k, ModelArch& m, std::int64_t fallback)
 /// key x value matrix per value head.
 void gatedDeltaNet(Keys& k, ModelArch& m)
 {
-    const double kHeads = double(k.integer("linear_num_key_heads", 1, kMaxHeads));
-    const double vHeads = double(k.integer("linear_num_value_heads", 1, kMaxHeads));
-    const double kDim = double(k.integer("linear_key_head_dim", 1, kMaxHeadDim));
-    const double vDim = double(k.integer("linear_value_head_dim", 1, kMaxHeadDim));
-    const double kernel = double(k.integerOr("linear_conv_kernel_dim", 4, 1, 1024));
+    // Qwen3NextConfig's defaults (transformers 008e5743) when a key is absent.
+    const double kHeads = double(classDefault(k, m, "linear_num_key_heads", 16, 1, kMaxHeads));
+    const double vHeads = double(classDefault(k, m, "linear_num_value_heads", 32, 1, kMaxHeads));
+    const double kDim = double(classDefault(k, m, "linear_key_head_dim", 128, 1, kMaxHeadDim));
+    const double vDim = double(classDefault(k, m, "linear_value_head_dim", 128, 1, kMaxHeadDim));
+    const double kernel = double(classDefault(k, m, "linear_conv_kernel_dim", 4, 1, 1024));
     const double h = m.hidden;
     const double keyDim = kHeads * kDim;
     const double valueDim = vHeads * vDim;

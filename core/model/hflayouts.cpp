@@ -78,9 +78,9 @@ void readMoeRouted(Keys& k, ModelArch& m, const char* expertsKey, const char* wi
 /// Qwen's shared expert: one FFN of shared_expert_intermediate_size and a
 /// 1-wide sigmoid gate. When the width is a whole number of routed widths it
 /// is counted as that many shared experts (so LoRA and FLOPs see its width).
-void readQwenShared(Keys& k, ModelArch& m)
+void readQwenShared(Keys& k, ModelArch& m, std::int64_t fallback = 0)
 {
-    const auto width = k.integerOr("shared_expert_intermediate_size", 0, 0, kMaxFfnHidden);
+    const auto width = k.integerOr("shared_expert_intermediate_size", fallback, 0, kMaxFfnHidden);
     if (width == 0)
         return;
     m.moe.sharedGate = true;
@@ -100,13 +100,19 @@ void readSparseStep(Keys& k, ModelArch& m)
 }
 
 /// MLA + DeepSeekMoE (DeepSeek-V2/V3/R1, Kimi K2).
-void readDeepseek(Keys& k, ModelArch& m)
+void readDeepseek(Keys& k, ModelArch& m, bool v3)
 {
     readLlamaLike(k, m);
     m.mlaKvLoraRank = toInt(k.integer("kv_lora_rank", 1, kMaxLoraRank));
     m.mlaRopeHeadDim = toInt(k.integer("qk_rope_head_dim", 1, kMaxHeadDim));
-    m.mlaQLoraRank = k.has("q_lora_rank") ? toInt(k.integer("q_lora_rank", 1, kMaxLoraRank)) : -1;
-    k.used.insert("q_lora_rank");
+    // q_lora_rank: null = no query compression (DeepSeek-V2-Lite); absent = the
+    // configuration class's default 1536 (DeepseekV2Config and DeepseekV3Config).
+    if (k.isNull("q_lora_rank")) {
+        k.used.insert("q_lora_rank");
+        m.mlaQLoraRank = -1;
+    } else {
+        m.mlaQLoraRank = toInt(classDefault(k, m, "q_lora_rank", 1536, 1, kMaxLoraRank));
+    }
     const auto nope = k.integer("qk_nope_head_dim", 1, kMaxHeadDim);
     const auto vDim = k.integer("v_head_dim", 1, kMaxHeadDim);
     if (k.r.ok() && nope != vDim)
@@ -116,8 +122,18 @@ void readDeepseek(Keys& k, ModelArch& m)
     m.headDim = toInt(nope);
     m.kvHeads = m.heads;
     readMoeRouted(k, m, "n_routed_experts", "moe_intermediate_size");
-    m.moe.shared = toInt(k.integerOr("n_shared_experts", 0, 0, kMaxExperts));
-    m.moe.denseLayers = toInt(k.integerOr("first_k_dense_replace", 0, 0, kMaxLayers));
+    // DeepseekV3Config's defaults: n_shared_experts 1, first_k_dense_replace 3;
+    // DeepseekV2Config's: none (null), 0. (Its topk_method default "noaux_tc" is
+    // not applied when the key is absent: the router's score-correction bias, one
+    // value per expert and layer, is counted only when the config names it, as the
+    // deepseek-v3 preset does.)
+    if (v3) {
+        m.moe.shared = toInt(classDefault(k, m, "n_shared_experts", 1, 0, kMaxExperts));
+        m.moe.denseLayers = toInt(classDefault(k, m, "first_k_dense_replace", 3, 0, kMaxLayers));
+    } else {
+        m.moe.shared = toInt(k.integerOr("n_shared_experts", 0, 0, kMaxExperts));
+        m.moe.denseLayers = toInt(k.integerOr("first_k_dense_replace", 0, 0, kMaxLayers));
+    }
     m.moe.sparseStep = toInt(k.integerOr("moe_layer_freq", 1, 1, kMaxLayers));
     if (k.has("topk_method") && k.r.at("topk_method") == "noaux_tc")
         m.moe.routerBias = true; // e_score_correction_bias
@@ -150,13 +166,13 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
     case HfLayout::Qwen2:
         readLlamaLike(k, m);
         m.qkvBias = true; // Qwen2 attention: q/k/v have biases, o_proj none
-        readUniformWindow(k, m);
+        readQwenWindow(k, m);
         break;
     case HfLayout::Qwen3:
         readLlamaLike(k, m);
         m.qkNorm = ModelArch::QkNorm::PerHead;
         m.qkvBias = k.booleanOr("attention_bias", false);
-        readUniformWindow(k, m);
+        readQwenWindow(k, m);
         break;
     case HfLayout::Olmo2:
         readLlamaLike(k, m);
@@ -186,14 +202,28 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
             m.qkNorm = ModelArch::QkNorm::PerHead;
             m.qkvBias = k.booleanOr("attention_bias", false);
         }
-        readUniformWindow(k, m);
+        readQwenWindow(k, m);
         break;
     case HfLayout::Qwen3Next: {
         keys.experts = "num_experts";
         keys.expertFfn = "moe_intermediate_size";
-        readLlamaLike(k, m);
-        readMoeRouted(k, m, "num_experts", "moe_intermediate_size");
-        readQwenShared(k, m);
+        // Qwen3NextConfig (transformers 008e5743): defaults for what config.json leaves out.
+        Defaults d;
+        d.vocab = 151936;
+        d.hidden = 2048;
+        d.ffn = 5632;
+        d.layers = 48;
+        d.heads = 16;
+        d.kvHeads = 2;
+        d.headDim = 256;
+        d.maxPositions = 32768;
+        readLlamaLike(k, m, d);
+        m.moe.experts = toInt(classDefault(k, m, "num_experts", 512, 1, kMaxExperts));
+        m.moe.active = toInt(classDefault(k, m, "num_experts_per_tok", 10, 1, kMaxExperts));
+        m.moe.expertFfnHidden = classDefault(k, m, "moe_intermediate_size", 512, 1, kMaxFfnHidden);
+        if (!k.has("shared_expert_intermediate_size"))
+            m.readNotes.push_back("shared_expert_intermediate_size absent: the configuration class's default 512");
+        readQwenShared(k, m, 512);
         readSparseStep(k, m);
         m.qkNorm = ModelArch::QkNorm::PerHead;
         m.gatedAttention = true; // q_proj emits the query and its output gate
@@ -223,14 +253,20 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
         readLlamaLike(k, m, d);
         m.normsPerLayer = 4; // input, post-attention, pre- and post-feedforward norms
         m.biases = false;
+        if (k.booleanOr("attention_bias", false))
+            m.qkvBias = m.oBias = true; // q/k/v/o biases (Gemma2Config, Gemma3TextConfig)
         if (layout == HfLayout::Gemma3)
             m.qkNorm = ModelArch::QkNorm::PerHead;
         std::vector<std::string> types;
         if (readLayerTypes(k, m, types)) {
             applyLayerTypes(k, m, types);
         } else if (layout == HfLayout::Gemma3) {
-            // Every sliding_window_pattern-th layer is global (default 6).
-            const int pattern = toInt(k.integerOr("sliding_window_pattern", 6, 1, kMaxLayers));
+            // Every sliding_window_pattern-th layer is global (default 6): layer i
+            // is full when (i + 1) % pattern == 0. Transformers >= 4.53 keeps the
+            // pattern as _sliding_window_pattern beside layer_types.
+            const char* key = !k.has("sliding_window_pattern") && k.has("_sliding_window_pattern")
+                                ? "_sliding_window_pattern" : "sliding_window_pattern";
+            const int pattern = toInt(classDefault(k, m, key, 6, 1, kMaxLayers));
             m.slidingLayers = m.layers - m.layers / pattern;
         } else {
             m.slidingLayers = (m.layers + 1) / 2; // Gemma 2: even layers slide
@@ -263,10 +299,33 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
             const int interval = toInt(k.integerOr("no_rope_layer_interval", 4, 1, kMaxLayers));
             m.chunkedLayers = m.layers - m.layers / interval;
         }
-        if (k.has("attention_chunk_size"))
-            m.chunkSize = toInt(k.integer("attention_chunk_size", 1, kMaxPositions));
-        else
+        // attention_chunk_size: Llama4TextConfig's default 8192 when absent; null
+        // turns chunking off (every layer full).
+        if (k.isNull("attention_chunk_size")) {
+            k.used.insert("attention_chunk_size");
             m.chunkedLayers = 0;
+        } else {
+            m.chunkSize = toInt(classDefault(k, m, "attention_chunk_size", 8192, 1, kMaxPositions));
+        }
+        // moe_layers (transformers >= 4.57 writes it) overrides interleave_moe_layer_step.
+        if (const json* ml = k.get("moe_layers"); ml && !ml->is_null()) {
+            if (!ml->is_array() || ml->empty()) {
+                k.fail("moe_layers", "must be a non-empty list of layer indices");
+            } else {
+                // Read as a step when the indices are step - 1, 2 step - 1, ... (the
+                // interleave pattern); otherwise refused (not modelled).
+                const auto n = std::int64_t(ml->size());
+                const std::int64_t step = m.layers / n;
+                bool regular = step >= 1 && m.layers / step == n;
+                for (std::int64_t i = 0; regular && i < n; ++i)
+                    regular = (*ml)[std::size_t(i)].is_number_integer()
+                           && (*ml)[std::size_t(i)].get<std::int64_t>() == (i + 1) * step - 1;
+                if (regular)
+                    m.moe.sparseStep = toInt(step);
+                else
+                    k.fail("moe_layers", "only every k-th layer (k - 1, 2k - 1, ...) is supported");
+            }
+        }
         if (wrapped)
             visionTower(kt, m, HfLayout::Llama4);
         break;
@@ -280,8 +339,11 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
     case HfLayout::GptOss: {
         keys.experts = "num_local_experts";
         readLlamaLike(k, m);
-        m.moe.experts = toInt(k.integer("num_local_experts", 1, kMaxExperts));
-        m.moe.active = toInt(k.integer("num_experts_per_tok", 1, kMaxExperts));
+        m.moe.experts = toInt(classDefault(k, m, "num_local_experts", 128, 1, kMaxExperts));
+        // GptOssConfig: num_experts_per_tok (default 4); OpenAI's own config.json
+        // names it experts_per_token.
+        m.moe.active = toInt(classDefault(k, m, !k.has("num_experts_per_tok") && k.has("experts_per_token")
+                                                    ? "experts_per_token" : "num_experts_per_tok", 4, 1, kMaxExperts));
         m.moe.expertFfnHidden = m.ffnHidden;
         m.moe.expertBias = true;
         m.moe.routerBias = true;
@@ -299,92 +361,48 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
     case HfLayout::DeepseekV3:
         keys.experts = "n_routed_experts";
         keys.expertFfn = "moe_intermediate_size";
-        readDeepseek(k, m);
+        readDeepseek(k, m, layout == HfLayout::DeepseekV3);
         break;
-    case HfLayout::Glm4Moe:
+    case HfLayout::Glm4Moe: {
+        // Glm4MoeConfig (transformers c7ec229a): its defaults are GLM-4.5-Air's
+        // shape ("GLM-4-MOE-100B-A10B"); head_dim is not a class attribute, the
+        // modeling code takes getattr(config, "head_dim", hidden // heads).
         keys.experts = "n_routed_experts";
         keys.expertFfn = "moe_intermediate_size";
-        readLlamaLike(k, m);
-        readMoeRouted(k, m, "n_routed_experts", "moe_intermediate_size");
-        m.moe.shared = toInt(k.integerOr("n_shared_experts", 0, 0, kMaxExperts));
-        m.moe.denseLayers = toInt(k.integerOr("first_k_dense_replace", 0, 0, kMaxLayers));
+        Defaults d;
+        d.vocab = 151552;
+        d.hidden = 4096;
+        d.ffn = 10944;
+        d.layers = 46;
+        d.heads = 96;
+        d.kvHeads = 8;
+        d.maxPositions = 131072;
+        readLlamaLike(k, m, d);
+        auto dflt = [&](const char* key, std::int64_t fb, std::int64_t lo, std::int64_t hi) {
+            return classDefault(k, m, key, fb, lo, hi);
+        };
+        m.moe.experts = toInt(dflt("n_routed_experts", 128, 1, kMaxExperts));
+        m.moe.active = toInt(dflt("num_experts_per_tok", 8, 1, kMaxExperts));
+        m.moe.expertFfnHidden = dflt("moe_intermediate_size", 1408, 1, kMaxFfnHidden);
+        m.moe.shared = toInt(dflt("n_shared_experts", 1, 0, kMaxExperts));
+        m.moe.denseLayers = toInt(dflt("first_k_dense_replace", 1, 0, kMaxLayers));
         m.moe.routerBias = true; // e_score_correction_bias
-        m.qkvBias = k.booleanOr("attention_bias", false);
+        m.qkvBias = k.booleanOr("attention_bias", false); // q/k/v only; o_proj has none
         if (k.booleanOr("use_qk_norm", false))
             m.qkNorm = ModelArch::QkNorm::PerHead;
+        // The checkpoint stores the MTP layer (model.layers.<num_hidden_layers>.*);
+        // transformers does not build it. The model cards' totals leave it out
+        // (loadedParams()).
         m.mtpLayers = toInt(k.integerOr("num_nextn_predict_layers", 0, 0, 16));
         m.mtpOwnEmbeddings = true;
         break;
-    case HfLayout::GraniteMoeHybrid: {
-        keys.experts = "num_local_experts";
-        readLlamaLike(k, m);
-        m.tiedEmbeddings = k.booleanOr("tie_word_embeddings", true);
-        const auto experts = k.integerOr("num_local_experts", 0, 0, kMaxExperts);
-        const auto sharedWidth = k.integerOr("shared_intermediate_size", 0, 0, kMaxFfnHidden);
-        if (experts > 0) {
-            m.moe.experts = toInt(experts);
-            m.moe.active = toInt(k.integer("num_experts_per_tok", 1, kMaxExperts));
-            m.moe.expertFfnHidden = m.ffnHidden;
-            if (sharedWidth > 0) {
-                m.moe.shared = 1;
-                m.moe.sharedFfnHidden = sharedWidth;
-            }
-        } else if (sharedWidth > 0) {
-            m.ffnHidden = sharedWidth; // dense: the shared MLP is the FFN
-        }
-        std::vector<std::string> types;
-        if (readLayerTypes(k, m, types))
-            applyLayerTypes(k, m, types);
-        const double heads = double(k.integer("mamba_n_heads", 1, kMaxHeads));
-        const double headDim = double(k.integer("mamba_d_head", 1, kMaxHeadDim));
-        const double dState = double(k.integer("mamba_d_state", 1, kMaxHeadDim));
-        const double groups = double(k.integerOr("mamba_n_groups", 1, 1, kMaxHeads));
-        const double kernel = double(k.integerOr("mamba_d_conv", 4, 1, 1024));
-        (void)k.integerOr("mamba_expand", 2, 1, 64);
-        mamba2(m, heads, headDim, dState, groups, kernel, k.booleanOr("mamba_conv_bias", true),
-               k.booleanOr("mamba_proj_bias", false));
-        break;
     }
-    case HfLayout::NemotronH: {
-        keys.headDim = "attention_head_dim";
-        keys.linearLayers = keys.slidingLayers = "hybrid_override_pattern";
-        readLlamaLike(k, m);
-        if (k.has("attention_head_dim"))
-            m.headDim = toInt(k.integer("attention_head_dim", 1, kMaxHeadDim));
-        m.ffn = FfnKind::GELU; // relu2 MLP: up and down projections, no gate
-        m.normsPerLayer = 1;   // one RMSNorm per block
-        const json* pat = k.get("hybrid_override_pattern");
-        if (!pat || !pat->is_string() || pat->get<std::string>().size() != std::size_t(m.layers)) {
-            k.fail("hybrid_override_pattern", "must be a string of num_hidden_layers (" + std::to_string(m.layers) +
-                                                  ") block kinds (M, *, -)");
-            break;
-        }
-        int mamba = 0, attn = 0, mlp = 0;
-        for (char c : pat->get<std::string>()) {
-            if (c == 'M')
-                ++mamba;
-            else if (c == '*')
-                ++attn;
-            else if (c == '-')
-                ++mlp;
-            else
-                k.fail("hybrid_override_pattern", std::string("unknown block kind '") + c + "' (known: M, *, -)");
-        }
-        m.linearLayers = mamba;
-        m.mlpOnlyLayers = mlp;
-        m.ffnFreeLayers = mamba + attn;
-        const double heads = double(k.integer("mamba_num_heads", 1, kMaxHeads));
-        const double headDim = double(k.integer("mamba_head_dim", 1, kMaxHeadDim));
-        const double dState = double(k.integer("ssm_state_size", 1, kMaxHeadDim));
-        const double groups = double(k.integerOr("n_groups", 1, 1, kMaxHeads));
-        const double kernel = double(k.integerOr("conv_kernel", 4, 1, 1024));
-        (void)k.integerOr("expand", 2, 1, 64);
-        mamba2(m, heads, headDim, dState, groups, kernel, k.booleanOr("use_conv_bias", true),
-               k.booleanOr("use_bias", false) || k.booleanOr("mamba_proj_bias", false));
-        if (k.booleanOr("mlp_bias", false) || k.booleanOr("attention_bias", false))
-            k.fail("attention_bias", "only false is supported");
+    case HfLayout::GraniteMoeHybrid:
+        readGraniteHybrid(k, keys, m);
         break;
-    }
+    case HfLayout::NemotronH:
+        readNemotronH(k, keys, m);
+        break;
     case HfLayout::Gpt2: {
         keys.layers = "n_layer";
         keys.hidden = "n_embd";

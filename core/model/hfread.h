@@ -2,7 +2,7 @@
 // Internal (core/model only): the pieces of the config.json reader, split by
 // concern. hfconfig.cpp detects the model_type and drives the read;
 // hflayouts.cpp reads each layout's keys (MoE variants, MLA, the vision
-// tower); hflayers.cpp the per-layer attention kinds and recurrent mixers;
+// tower), hfhybrid.cpp those of the Mamba-2 hybrids; hflayers.cpp the per-layer attention kinds and recurrent mixers;
 // hfquant.cpp the quantization_config.
 #include "core/base/jsonread.h"
 #include "core/model/model.h"
@@ -34,6 +34,15 @@ struct Keys {
     ObjectReader& r;
     std::set<std::string>& used;
     bool has(const std::string& k) const { return r.has(k); }
+    /// Written as null (has() is false for it too).
+    bool isNull(const std::string& k) const
+    {
+        try {
+            return r.at(k).is_null();
+        } catch (const json::out_of_range&) {
+            return false;
+        }
+    }
     std::int64_t integer(const std::string& k, std::int64_t lo, std::int64_t hi)
     {
         used.insert(k);
@@ -67,8 +76,13 @@ struct Defaults {
 // hflayers.cpp
 /// The keys Llama-style decoders share.
 void readLlamaLike(Keys& k, ModelArch& m, const Defaults& d = {});
+/// An integer key with its configuration class's default when absent (said in readNotes).
+std::int64_t classDefault(Keys& k, ModelArch& m, const std::string& key, std::int64_t fallback, std::int64_t lo,
+                          std::int64_t hi);
 /// sliding_window as a window over every layer (Mistral v0.1, Phi-3).
 void readUniformWindow(Keys& k, ModelArch& m);
+/// Qwen2/Qwen3 windows: use_sliding_window (default false), max_window_layers, layer_types.
+void readQwenWindow(Keys& k, ModelArch& m);
 /// Per-layer kinds from layer_types; false when the key is absent.
 bool readLayerTypes(Keys& k, ModelArch& m, std::vector<std::string>& types);
 /// Counts sliding/chunked/linear layers from a kinds list; unknown kinds fail.
@@ -85,6 +99,18 @@ void mamba2(ModelArch& m, double heads, double headDim, double dState, double gr
 /// The keys of one layout into `m`; `keys` names them for the shape check.
 /// `wrapped`: the language model sits in text_config (`k`), the wrapper in `kt`.
 void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys, ModelArch& m);
+
+// hfhybrid.cpp
+/// Granite 4.0-H (granitemoehybrid): Mamba-2 and attention layers, shared MLP and experts.
+void readGraniteHybrid(Keys& k, KeyNames& keys, ModelArch& m);
+/// Nemotron-H: Mamba-2, attention, MLP and MoE blocks from the block pattern.
+void readNemotronH(Keys& k, KeyNames& keys, ModelArch& m);
+
+// hfhybrid.cpp
+/// Granite 4.0-H (granitemoehybrid): Mamba-2 and attention layers, shared MLP and experts.
+void readGraniteHybrid(Keys& k, KeyNames& keys, ModelArch& m);
+/// Nemotron-H: Mamba-2, attention, MLP and MoE blocks from the block pattern.
+void readNemotronH(Keys& k, KeyNames& keys, ModelArch& m);
 
 // hfquant.cpp
 /// quantization_config: how the checkpoint stores its weights.
