@@ -66,7 +66,7 @@ std::string calibrationFitToJson(const CalibrationFit& fit, const std::vector<st
     for (const auto& e : c.entries)
         counts[e.kind]++;
     std::ostringstream out;
-    out << "{\n  \"format\": \"gpuplanner-calibration\",\n  \"version\": 1,\n";
+    out << "{\n  \"format\": \"gpuplanner-calibration\",\n  \"version\": " << kCalibrationFormatVersion << ",\n";
     out << "  \"description\": "
         << quoted("Every fitted or empirical constant of the estimation models (" + std::to_string(c.entries.size()) +
                   " entries: " + std::to_string(counts["fitted"]) + " fitted, " + std::to_string(counts["measured"]) +

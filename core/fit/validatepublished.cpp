@@ -153,7 +153,7 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                                     : has(precision, "int4") ? InferPrecision::INT4
                                     : has(precision, "int8") ? InferPrecision::INT8
                                                              : InferPrecision::BF16;
-            ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}};
+            ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}, s.mode == Mode::Training};
             c.predict = [s, g = *gpu, value = num(r, "value"), perGpu](const EstimateOptions& o, Rows& rows) mutable {
                 const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
                 if (s.runtime == Runtime::Serving) {
