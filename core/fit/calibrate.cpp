@@ -44,7 +44,8 @@ void setUnmeasuredBand(const ValidationSet& set, CalibrationFit& fit)
     std::set<std::string> families;
     for (std::size_t j = 0; j < out.size(); ++j)
         for (const auto& r : out[j])
-            if (isScoredMetric(r.metric) && isThroughputMetric(r.metric) && r.predicted > 0 && r.measured > 0) {
+            if (isScoredMetric(r.metric) && bandKindOf(r.metric, set.cases[j]) != BandKind::Memory && r.predicted > 0 &&
+                r.measured > 0) {
                 rows.push_back(r);
                 families.insert(set.cases[j].archFamily);
             }

@@ -373,7 +373,8 @@ private slots:
             c.predict(o, rows);
             for (const auto& r : rows)
                 if (gp::isScoredMetric(r.metric) && r.metric.find("memory") == std::string::npos &&
-                    r.metric.find("reserved") == std::string::npos && r.predicted > 0 && r.measured > 0) {
+                    r.metric.find("reserved") == std::string::npos && r.metric.find("_gib") == std::string::npos &&
+                    r.predicted > 0 && r.measured > 0) {
                     sum += std::log(r.predicted / r.measured) * std::log(r.predicted / r.measured);
                     n++;
                 }
