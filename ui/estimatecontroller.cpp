@@ -6,6 +6,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/units.h"
+#include "core/estimate/confidence.h"
 
 #include <QTimer>
 
@@ -228,20 +229,35 @@ std::vector<int> displayOrder(const gp::Estimate& e)
     return idx;
 }
 
+std::optional<double> costAtConfidence(const gp::GpuEstimate& r, double confidence)
+{
+    const auto c = comparableCost(r);
+    if (!c)
+        return c;
+    // A cost to train or per token grows with the time; a cost per hour does not.
+    const bool speedDriven = (r.training && r.training->costUsd) || (r.inference && r.inference->usdPerMillionTokens);
+    return speedDriven ? *c * gp::quantileFactor(r.uncertainty.throughput, std::max(0.5, confidence)) : *c;
+}
+
 int recommendedIndex(const gp::Estimate& e)
 {
+    // As the planner ranks (issue #16): the options sure enough at the
+    // confidence first, each on the cost it stays under with that probability;
+    // one that meets the targets at its point estimate but is less sure still
+    // comes after them (its "How sure" says so).
     int best = -1;
-    std::optional<double> bestCost;
+    std::pair<bool, double> bestKey{true, 0};
     for (std::size_t i = 0; i < e.results.size(); ++i) {
         const auto& r = e.results[i];
         if (!r.fits || !r.meetsTargets)
             continue;
-        const auto c = comparableCost(r);
+        const auto c = costAtConfidence(r, e.confidence);
         if (!c)
             continue;
-        if (best < 0 || *c < *bestCost) {
+        const std::pair<bool, double> key{r.confidence.fits * r.confidence.meetsTargets < e.confidence - 1e-12, *c};
+        if (best < 0 || key < bestKey) {
             best = static_cast<int>(i);
-            bestCost = c;
+            bestKey = key;
         }
     }
     return best;
@@ -274,11 +290,15 @@ QString recommendationText(const gp::Estimate& e, const QString& currency)
     // already put in (a currency symbol or GPU name such as "%1%2").
     // Without targets meets_targets is exactly 1: say only how sure it is to fit.
     const bool targets = r.confidence.meetsTargets < 1;
-    return QObject::tr("%1x %2: the cheapest of %3 options that fit and meet the targets — %4; uses %5 of %6 GiB per "
+    // Ranked as the planner ranks (recommendedIndex): say at which confidence.
+    const QString ranked = e.confidence > 0.5
+                               ? QObject::tr(", ranked on the cost at %1% confidence").arg(formatNumber(e.confidence * 100, 3))
+                               : QString();
+    return QObject::tr("%1x %2: the cheapest of %3 options that fit and meet the targets%8 — %4; uses %5 of %6 GiB per "
                        "GPU. How sure: %7.")
         .arg(QString::number(r.count), QString::fromStdString(r.gpuName), QString::number(fitting), what,
              formatNumber(gp::units::bytesToGiB(r.memory.total()), 3),
-             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3), confidenceText(r, targets));
+             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3), confidenceText(r, targets), ranked);
 }
 
 std::optional<GpuChoice> rentBuyChoice(const gp::Estimate& e, const gp::Scenario& s, const gp::Catalog& catalog)

@@ -78,8 +78,14 @@ private:
 };
 
 /// Index of the recommendation: the cheapest GPU that fits and meets the targets
-/// (cost to train, $/M tokens, or $/h when neither is known); -1 when none does.
+/// (cost to train, $/M tokens, or $/h when neither is known) at the scenario's
+/// confidence (e.confidence, as the planner ranks: P(fits) x P(meets) at least
+/// it, and the cost it stays under with that probability; confidence.h); -1
+/// when none does.
 int recommendedIndex(const gp::Estimate& e);
+/// The cost recommendedIndex ranks `r` on: comparableCost at the confidence
+/// (a cost that grows with the time x exp(sigma z_p), never below the point).
+std::optional<double> costAtConfidence(const gp::GpuEstimate& r, double confidence);
 /// One sentence saying why that GPU is recommended.
 QString recommendationText(const gp::Estimate& e, const QString& currency = QStringLiteral("$"));
 

@@ -14,6 +14,7 @@
 #include "charts/rentbuymarker.h"
 
 #include "core/base/errors.h"
+#include "core/estimate/confidence.h"
 #include "core/scenario/scenarioname.h"
 #include "core/base/units.h"
 
@@ -239,12 +240,15 @@ QString ReportBuilder::htmlAfterCharts() const
                      "(predicted vs measured): a ±20% band means about two in three measured runs land within 20% "
                      "of the estimate.</p>");
     h += QStringLiteral("<p>%1</p>").arg(htmlEscape(calibrationText()));
-    h += QStringLiteral("<table border='1' cellspacing='0'><tr><th>%1</th><th>%2</th><th>%3</th></tr>")
-             .arg(QObject::tr("GPU"), QObject::tr("Memory ±"), QObject::tr("Throughput ±"));
+    // Where each throughput band comes from, by distance from measurement (issue #16).
+    h += QStringLiteral("<table border='1' cellspacing='0'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+             .arg(QObject::tr("GPU"), QObject::tr("Memory ±"), QObject::tr("Throughput ±"),
+                  QObject::tr("Throughput band from"));
     for (const int i : shown) {
         const auto& r = e.results[static_cast<std::size_t>(i)];
-        h += QStringLiteral("<tr><td>%1</td><td align='right'>%2%</td><td align='right'>%3%</td></tr>")
-                 .arg(esc(r.gpuName), formatNumber(r.uncertainty.memory * 100, 2), formatNumber(r.uncertainty.throughput * 100, 2));
+        h += QStringLiteral("<tr><td>%1</td><td align='right'>%2%</td><td align='right'>%3%</td><td>%4</td></tr>")
+                 .arg(esc(r.gpuName), formatNumber(r.uncertainty.memory * 100, 2), formatNumber(r.uncertainty.throughput * 100, 2),
+                      esc(gp::bandOrigin(r.uncertainty)));
     }
     h += QStringLiteral("</table>");
 

@@ -3,6 +3,7 @@
 #include "estimatecontroller.h"
 #include "format.h"
 
+#include "core/estimate/confidence.h"
 #include "core/plan/planner.h"
 #include "core/scenario/scenario.h"
 
@@ -39,20 +40,27 @@ QString percent(double p) { return QStringLiteral("%1%").arg(formatNumber(std::f
 
 } // namespace
 
+QString bandText(const gp::Uncertainty& u)
+{
+    // Each band with where it comes from (issue #16: by distance from measurement).
+    return QObject::tr("speed +/-%1%: %2; memory +/-%3%: %4; 1 sigma")
+        .arg(formatNumber(u.throughput * 100, 2), QString::fromStdString(gp::bandOrigin(u, true)),
+             formatNumber(u.memory * 100, 2), QString::fromStdString(gp::bandOrigin(u, false)));
+}
+
 QString confidenceText(const gp::GpuEstimate& r, bool hasTargets)
 {
     QString text = hasTargets ? QObject::tr("%1 sure to fit and %2 sure to meet the targets")
                                     .arg(percent(r.confidence.fits), percent(r.confidence.meetsTargets))
                               : QObject::tr("%1 sure to fit").arg(percent(r.confidence.fits));
-    return text + QObject::tr(" (speed +/-%1%, memory +/-%2%, 1 sigma)")
-                      .arg(formatNumber(r.uncertainty.throughput * 100, 2), formatNumber(r.uncertainty.memory * 100, 2));
+    return text + QStringLiteral(" (%1)").arg(bandText(r.uncertainty));
 }
 
 QString planConfidenceText(const gp::PlanOption& o, double planConfidence)
 {
-    return QObject::tr("%1 sure to fit and meet the targets (ranked at %2 confidence; speed +/-%3%)")
+    return QObject::tr("%1 sure to fit and meet the targets (ranked at %2 confidence; %3)")
         .arg(percent(o.confidence.fits * o.confidence.meetsTargets), percent(planConfidence),
-             formatNumber(o.estimate.uncertainty.throughput * 100, 2));
+             bandText(o.estimate.uncertainty));
 }
 
 ReportRecommendation reportRecommendation(const gp::Scenario& s, const gp::Estimate& e, const gp::PlanResult* plan,

@@ -9,6 +9,7 @@ struct GpuEstimate;
 struct PlanOption;
 struct PlanResult;
 struct Scenario;
+struct Uncertainty;
 } // namespace gp
 
 namespace gp::ui {
@@ -29,8 +30,11 @@ struct ReportRecommendation {
     QString plannerNote;    // the planner's #1 when it differs from the estimate's pick ("" otherwise)
 };
 
+/// Both bands with their origin (issue #16): "speed +/-37%: no published training
+/// rows for CDNA 3/4; memory +/-12%: ...; 1 sigma" (gp::bandOrigin).
+QString bandText(const gp::Uncertainty& u);
 /// How sure an estimate is, for a recommendation: "92% sure to fit and 85% sure to
-/// meet the targets (speed +/-16%, memory +/-9%, 1 sigma)" (issue #16).
+/// meet the targets (speed +/-16%: ...; memory +/-9%: ...; 1 sigma)" (issue #16).
 QString confidenceText(const gp::GpuEstimate& r, bool hasTargets);
 /// The same for a plan option, at the plan's confidence.
 QString planConfidenceText(const gp::PlanOption& o, double planConfidence);

@@ -3,6 +3,7 @@
 #include "estimatecontroller.h"
 #include "format.h"
 #include "palette.h"
+#include "reportrecommendation.h"
 
 #include "core/base/units.h"
 
@@ -127,6 +128,8 @@ QString ResultsTableModel::tooltipFor(const gp::GpuEstimate& r) const
                           formatNumber(gp::units::bytesToGiB(r.capacityBytes)));
     for (const auto& m : r.targetMisses)
         lines << tr("Misses target: %1").arg(htmlEscape(QString::fromStdString(m)));
+    // Each band and where it comes from (issue #16: by distance from measurement).
+    lines << tr("Uncertainty: %1").arg(htmlEscape(bandText(r.uncertainty)));
     for (const auto& n : r.notes)
         lines << QStringLiteral("• ") + htmlEscape(QString::fromStdString(n));
     return lines.join(QStringLiteral("<br>"));

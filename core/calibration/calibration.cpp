@@ -126,8 +126,9 @@ constexpr Field kFields[] = {
     {"serving_step_s_per_seq", &Calibration::servingStepSPerSeq},
 };
 
-// Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_throughput"
-// for every family in kScaledFamilies, after the fields above.
+// Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_<kind>"
+// (training, inference, memory) for every family in kScaledFamilies, after the
+// fields above. Version 1 tables gave one "uncertainty_family_<id>_throughput".
 struct FamilyField {
     const char* name;
     double FamilyConstants::*member;
@@ -137,6 +138,12 @@ constexpr FamilyField kFamilyFields[] = {
     {"bandwidth_scale", &FamilyConstants::bandwidth},
     {"collective_scale", &FamilyConstants::collective},
     {"vllm_stock_scale", &FamilyConstants::vllmStock},
+};
+
+constexpr std::pair<BandKind, double FamilyConstants::*> kBandFields[] = {
+    {BandKind::Training, &FamilyConstants::uncertaintyTraining},
+    {BandKind::Inference, &FamilyConstants::uncertaintyInference},
+    {BandKind::Memory, &FamilyConstants::uncertaintyMemory},
 };
 
 /// One constant: a named member, or a member of one family's FamilyConstants.
@@ -158,8 +165,9 @@ const std::vector<Slot>& slots()
             const std::string base = std::string("family_") + archFamilyId(fam) + "_";
             for (const FamilyField& ff : kFamilyFields)
                 v.push_back({base + ff.name, nullptr, int(fam), ff.member});
-            v.push_back({std::string("uncertainty_family_") + archFamilyId(fam) + "_throughput", nullptr, int(fam),
-                         &FamilyConstants::uncertaintyThroughput});
+            for (const auto& [kind, member] : kBandFields)
+                v.push_back({std::string("uncertainty_family_") + archFamilyId(fam) + "_" + bandKindId(kind), nullptr,
+                             int(fam), member});
         }
         return v;
     }();
@@ -175,6 +183,19 @@ const Slot* findField(std::string_view id)
             return &f;
     return nullptr;
 }
+
+/// A version 1 family band, "uncertainty_family_<id>_throughput": the family
+/// it belongs to, or nullptr.
+const char* v1FamilyBand(std::string_view id)
+{
+    for (ArchFamily fam : kScaledFamilies)
+        if (id == std::string("uncertainty_family_") + archFamilyId(fam) + "_throughput")
+            return archFamilyId(fam);
+    return nullptr;
+}
+
+/// A per-kind family band (uncertainty_family_<id>_<kind>), new in version 2.
+bool isKindBand(const Slot& f) { return f.familyMember && f.id.rfind("uncertainty_family_", 0) == 0; }
 
 std::string num(double v)
 {
@@ -232,14 +253,16 @@ bool readNumber(const json& entry, const char* key, const std::string& base, boo
     return true;
 }
 
-void checkHeader(const json& doc, const Calibration& c, std::vector<Diagnostic>& problems)
+/// `kinds`: the kind of each known constant as the file gives it (a version 1
+/// family band once, though it fills two members).
+void checkHeader(const json& doc, const std::vector<std::string>& kinds, std::vector<Diagnostic>& problems)
 {
     if (const auto f = doc.find("format"); f != doc.end() && (!f->is_string() || *f != "gpuplanner-calibration"))
         problems.push_back({"format", "must be \"gpuplanner-calibration\""});
     if (const auto n = doc.find("count"); n != doc.end()) {
-        if (!n->is_number_unsigned() || n->get<std::size_t>() != c.entries.size())
+        if (!n->is_number_unsigned() || n->get<std::size_t>() != kinds.size())
             problems.push_back({"count", "says " + detail::describe(*n) + " but the file has " +
-                                             std::to_string(c.entries.size()) + " known constants"});
+                                             std::to_string(kinds.size()) + " known constants"});
     }
     if (const auto k = doc.find("counts"); k != doc.end()) {
         if (!k->is_object()) {
@@ -250,9 +273,7 @@ void checkHeader(const json& doc, const Calibration& c, std::vector<Diagnostic>&
         // analysis sees a possible null in nlohmann's end() iterator here.
         const auto counts = k->get<std::map<std::string, json>>();
         for (const char* kind : kKinds) {
-            std::size_t have = 0;
-            for (const auto& e : c.entries)
-                have += e.kind == kind ? 1 : 0;
+            const auto have = std::size_t(std::count(kinds.begin(), kinds.end(), kind));
             const auto found = counts.find(kind);
             const json* said = found != counts.end() ? &found->second : nullptr;
             const std::size_t n = said && said->is_number_unsigned() ? said->get<std::size_t>() : 0;
@@ -271,15 +292,23 @@ Calibration parse(std::string_view text, const Calibration* reference)
     const json doc = parseDocument(text);
     if (!doc.is_object() || !doc.contains("constants") || !doc["constants"].is_array())
         throw InputError("constants", "a calibration file is a JSON object with a \"constants\" array");
-    // The only version there is; a file from a later program (or "banana") is not guessed at.
-    if (const auto v = doc.find("version"); v != doc.end() && (!v->is_number_integer() || v->get<long long>() != 1))
-        throw InputError("version", "must be 1 (the only calibration format version this program reads), got "
-                                        + detail::describe(*v));
+    // Versions 1 and 2 (kCalibrationFormatVersion); a file from a later program
+    // (or "banana") is not guessed at. Without a version, a file is read as
+    // whichever its family bands are.
+    int version = 0;
+    if (const auto v = doc.find("version"); v != doc.end()) {
+        if (!v->is_number_integer() || v->get<long long>() < 1 || v->get<long long>() > kCalibrationFormatVersion)
+            throw InputError("version", "must be 1 or 2 (the calibration format versions this program reads), got " +
+                                            detail::describe(*v));
+        version = int(v->get<long long>());
+    }
     const json& list = doc["constants"];
 
     std::vector<Diagnostic> problems;
     Calibration c;
     std::map<std::string, std::size_t, std::less<>> firstIndex;
+    std::vector<std::string> fileKinds; // one per known constant of the file
+    bool v1Bands = version == 1;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const json& item = list[i];
         const std::string base = "constants[" + std::to_string(i) + "]";
@@ -293,64 +322,109 @@ Calibration parse(std::string_view text, const Calibration* reference)
             continue;
         }
         const std::string id = idIt->get<std::string>();
-        const Slot* field = findField(id);
-        if (!field) {
-            c.warnings.push_back(base + ".id: unknown constant \"" + id + "\", ignored");
+        // The members this constant sets: its own, or (a version 1 family band)
+        // the family's training and inference bands.
+        std::vector<const Slot*> targets;
+        if (const Slot* field = findField(id); field && !(version == 1 && isKindBand(*field))) {
+            targets.push_back(field);
+        } else if (const char* fam = version != 2 ? v1FamilyBand(id) : nullptr) {
+            v1Bands = true;
+            for (const char* kind : {"training", "inference"})
+                targets.push_back(findField(std::string("uncertainty_family_") + fam + "_" + kind));
+        }
+        if (targets.empty()) {
+            c.warnings.push_back(base + ".id: unknown constant \"" + id + "\"" +
+                                 (version ? " in a version " + std::to_string(version) + " table" : std::string()) +
+                                 ", ignored");
             continue;
         }
-        if (const auto [at, fresh] = firstIndex.emplace(id, i); !fresh) {
-            problems.push_back({base + ".id", "\"" + id + "\" is given twice (first at constants[" +
-                                                  std::to_string(at->second) + "])"});
+        bool twice = false;
+        for (const Slot* t : targets)
+            if (const auto [at, fresh] = firstIndex.emplace(t->id, i); !fresh) {
+                problems.push_back({base + ".id", "\"" + id + "\" is given twice (first at constants[" +
+                                                      std::to_string(at->second) + "])"});
+                twice = true;
+                break;
+            }
+        if (twice)
             continue;
-        }
-        const CalibrationEntry* ref = reference ? reference->find(id) : nullptr;
-        CalibrationEntry e = ref ? *ref : CalibrationEntry{};
-        e.id = id;
         const std::size_t before = problems.size();
-        double value = 0;
-        const bool hasValue = readNumber(item, "value", base, true, value, problems);
-        double lo = 0;
-        double hi = 0;
-        const bool hasMin = readNumber(item, "min", base, !ref, lo, problems);
-        const bool hasMax = readNumber(item, "max", base, !ref, hi, problems);
-        if (hasMin && hasMax && lo > hi)
-            problems.push_back({base + ".min", "min " + num(lo) + " is above max " + num(hi)});
-        if (ref) {
-            // A user file may narrow the physical bounds, never widen them.
-            e.min = hasMin ? std::max(lo, ref->min) : ref->min;
-            e.max = hasMax ? std::min(hi, ref->max) : ref->max;
-        } else {
-            e.min = lo;
-            e.max = hi;
-        }
-        readText(item, "unit", base, e.unit, problems);
-        readText(item, "kind", base, e.kind, problems);
-        readText(item, "fitted_on", base, e.fittedOn, problems);
-        readText(item, "form", base, e.form, problems);
-        if (!ref) {
-            for (const char* key : {"unit", "kind", "fitted_on", "form"})
-                if (!item.contains(key))
-                    problems.push_back({base + "." + key, "missing (the built-in table documents every constant)"});
-        }
-        bool kindKnown = e.kind.empty() && ref;
-        for (const char* k : kKinds)
-            kindKnown = kindKnown || e.kind == k;
-        if (!kindKnown)
-            problems.push_back({base + ".kind", "\"" + e.kind + "\" is not one of fitted, measured, literature, assumed"});
-        if (hasValue && (value < e.min || value > e.max))
-            problems.push_back({base + ".value", id + " = " + num(value) + " is outside its bounds [" + num(e.min) +
+        std::vector<CalibrationEntry> made;
+        for (const Slot* t : targets) {
+            const CalibrationEntry* ref = reference ? reference->find(t->id) : nullptr;
+            CalibrationEntry e = ref ? *ref : CalibrationEntry{};
+            e.id = t->id;
+            std::vector<Diagnostic> mine; // one list for the constant, even when it fills two members
+            double value = 0;
+            const bool hasValue = readNumber(item, "value", base, true, value, mine);
+            double lo = 0;
+            double hi = 0;
+            const bool hasMin = readNumber(item, "min", base, !ref, lo, mine);
+            const bool hasMax = readNumber(item, "max", base, !ref, hi, mine);
+            if (hasMin && hasMax && lo > hi)
+                mine.push_back({base + ".min", "min " + num(lo) + " is above max " + num(hi)});
+            if (ref) {
+                // A user file may narrow the physical bounds, never widen them.
+                e.min = hasMin ? std::max(lo, ref->min) : ref->min;
+                e.max = hasMax ? std::min(hi, ref->max) : ref->max;
+            } else {
+                e.min = lo;
+                e.max = hi;
+            }
+            readText(item, "unit", base, e.unit, mine);
+            readText(item, "kind", base, e.kind, mine);
+            readText(item, "fitted_on", base, e.fittedOn, mine);
+            readText(item, "form", base, e.form, mine);
+            if (!ref) {
+                for (const char* key : {"unit", "kind", "fitted_on", "form"})
+                    if (!item.contains(key))
+                        mine.push_back({base + "." + key, "missing (the built-in table documents every constant)"});
+            }
+            bool kindKnown = e.kind.empty() && ref;
+            for (const char* k : kKinds)
+                kindKnown = kindKnown || e.kind == k;
+            if (!kindKnown)
+                mine.push_back({base + ".kind", "\"" + e.kind + "\" is not one of fitted, measured, literature, assumed"});
+            if (hasValue && (value < e.min || value > e.max))
+                mine.push_back({base + ".value", id + " = " + num(value) + " is outside its bounds [" + num(e.min) +
                                                      ", " + num(e.max) + "]"});
+            if (problems.size() == before)
+                problems.insert(problems.end(), mine.begin(), mine.end());
+            e.value = value;
+            made.push_back(std::move(e));
+        }
         if (problems.size() != before)
             continue;
-        e.value = value;
-        field->in(c) = value;
-        c.entries.push_back(std::move(e));
+        for (std::size_t k = 0; k < targets.size(); ++k) {
+            targets[k]->in(c) = made[k].value;
+            c.entries.push_back(std::move(made[k]));
+        }
+        fileKinds.push_back(c.entries.back().kind);
+    }
+    if (v1Bands) {
+        // A version 1 table has no family memory bands: 0, the measured memory
+        // band widened for another architecture applies (as version 1 did).
+        for (const Slot& f : slots())
+            if (isKindBand(f) && f.familyMember == &FamilyConstants::uncertaintyMemory && !firstIndex.count(f.id)) {
+                const CalibrationEntry* ref = reference ? reference->find(f.id) : nullptr;
+                CalibrationEntry e = ref ? *ref : CalibrationEntry{f.id, 0, "relative 1-sigma", 0, 1, "fitted", "", ""};
+                e.value = 0;
+                e.fittedOn = "a version 1 calibration table: no family memory band (0: the measured memory band, "
+                             "widened for another architecture, applies)";
+                firstIndex.emplace(f.id, list.size());
+                f.in(c) = 0;
+                c.entries.push_back(std::move(e));
+            }
     }
     for (const Slot& f : slots())
         if (!firstIndex.count(f.id))
-            problems.push_back({"constants", "missing constant \"" + std::string(f.id) + "\""});
+            problems.push_back({"constants", "missing constant \"" + std::string(f.id) + "\"" +
+                                                 (isKindBand(f) && version != 1
+                                                      ? " (a version 1 table names the family band "
+                                                        "uncertainty_family_<family>_throughput and says \"version\": 1)"
+                                                      : std::string())});
     if (problems.empty())
-        checkHeader(doc, c, problems);
+        checkHeader(doc, fileKinds, problems);
     if (!problems.empty())
         throw InputError(std::move(problems));
     return c;
@@ -415,6 +489,16 @@ const char* archFamilyId(ArchFamily f)
     case ArchFamily::Other: break;
     }
     return "other";
+}
+
+const char* bandKindId(BandKind k)
+{
+    switch (k) {
+    case BandKind::Training: return "training";
+    case BandKind::Inference: return "inference";
+    case BandKind::Memory: break;
+    }
+    return "memory";
 }
 
 const char* archFamilyLabel(ArchFamily f)

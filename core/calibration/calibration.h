@@ -31,8 +31,9 @@ struct CalibrationEntry {
 /// fields (never a GPU's name). Hopper is the family the project measured: the
 /// base constants are its values. Every other family has scale factors on the
 /// rates (FamilyConstants) that `calibrate` fits on that family's rows only; a
-/// family without rows keeps them at 1 (the Hopper values, scaled by nothing)
-/// and gets the wide band uncertainty_unmeasured_family.
+/// family without rows keeps them at 1 (the Hopper values, scaled by nothing).
+/// Its bands are per kind (BandKind): a kind it has no published rows of gets
+/// the wide band uncertainty_unmeasured_family.
 enum class ArchFamily {
     Hopper,
     Blackwell,    // sm_100 dies (B200, B300, GB200, GB300)
@@ -55,15 +56,35 @@ const char* archFamilyId(ArchFamily f);
 /// "Hopper", "Blackwell (sm_100)", ... for reports and notes.
 const char* archFamilyLabel(ArchFamily f);
 
-/// One family's scale factors on the Hopper-fitted rates, and its throughput
-/// band (relative 1-sigma; 0 = the family has no published rows).
+/// What a band covers (issue #16: uncertainty by distance from measurement).
+/// Training: training throughput (tokens/s, images/s); inference: serving and
+/// inference throughput (prefill, decode, max-throughput serving, images/s);
+/// memory: the peak memory of either.
+enum class BandKind { Training, Inference, Memory };
+constexpr int kBandKindCount = 3;
+/// "training", "inference", "memory": the id suffix of uncertainty_family_<family>_<kind>.
+const char* bandKindId(BandKind k);
+
+/// One family's scale factors on the Hopper-fitted rates, and its bands per
+/// kind (relative 1-sigma; 0 = the family has no published rows of that kind:
+/// throughput then takes the wide band uncertainty_unmeasured_family, memory the
+/// measured Hopper band widened for another architecture).
 struct FamilyConstants {
     double gemm16 = 1;     // tensor-core work (GEMMs and flash attention) in 16-bit and fp32/tf32 formats
     double gemm8 = 1;      // the same in fp8 / int8 / fp4 formats
     double bandwidth = 1;  // achieved memory bandwidth (elementwise and decode streaming)
     double collective = 1; // tensor/data-parallel collective bus bandwidth
     double vllmStock = 1;  // a stock vLLM offline benchmark's throughput / the tuned engine's (published rows only)
-    double uncertaintyThroughput = 0;
+    double uncertaintyTraining = 0;  // RMS of the leave-one-out log residuals of its training throughput rows
+    double uncertaintyInference = 0; // ... of its serving/inference throughput rows
+    double uncertaintyMemory = 0;    // ... of its scored memory rows
+    /// The band of one kind (0 = no rows of that kind).
+    double band(BandKind k) const
+    {
+        return k == BandKind::Training ? uncertaintyTraining
+               : k == BandKind::Inference ? uncertaintyInference
+                                          : uncertaintyMemory;
+    }
 };
 
 /// Every constant the models read, by name. Obtain one from builtinCalibration()
@@ -164,7 +185,7 @@ struct Calibration {
     double kernelSTrainCnnEager = 0;
     double convEffHopperBlackwell = 0;
     // Issue #16: per-architecture families and collectives
-    double uncertaintyUnmeasuredFamily = 0; // throughput band of a family without published rows
+    double uncertaintyUnmeasuredFamily = 0; // throughput band of a family without published rows of that kind
     double nvlinkBusEff = 0;                // NCCL all-reduce bus bandwidth / NVLink per-direction bandwidth
     double nvlinkBusEffDecode = 0;          // the same at a decode step's all-reduce (a few MB: below NCCL's peak)
     double servingPpHostSPerSeq = 0;        // serving with pipeline parallel: host seconds per sequence per micro-batch hop, not overlapped
@@ -191,6 +212,12 @@ int calibrationConstantCount();
 /// The compiled-in table (resources/calibration/builtin-calibration.json),
 /// parsed and validated once.
 const Calibration& builtinCalibration();
+
+/// The calibration format version this program writes (2: per-kind family
+/// bands). It also reads version 1 (one throughput band per family,
+/// uncertainty_family_<id>_throughput): that band applies to training and
+/// inference alike, and the family memory bands are 0.
+constexpr int kCalibrationFormatVersion = 2;
 
 /// Parses and validates a calibration document: every known id exactly once,
 /// each value a finite number within the built-in entry's [min, max] (and the

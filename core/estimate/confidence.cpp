@@ -1,11 +1,16 @@
 // Confidence of one estimate (see confidence.h for the model).
 #include "core/estimate/confidence.h"
 
+#include "core/calibration/calibration.h"
+#include "core/estimate/sizing.h"
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace gp {
 
@@ -87,5 +92,150 @@ void fillConfidence(const Scenario& s, GpuEstimate& e)
     e.confidence.meetsTargets = meets;
     e.confidence.latency = latency;
 }
+
+namespace {
+
+std::string percent(double sigma)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", sigma * 100);
+    return std::string("+-") + buf + "%";
+}
+
+const char* kindWord(const Uncertainty& u)
+{
+    if (u.family == ArchFamily::Hopper && u.vision)
+        return "vision";
+    return u.kind == BandKind::Training ? "training" : "inference";
+}
+
+/// ", widened for 8 GPUs, QLoRA and MoE" for the bits set (memory: the shape, GPUs, MoE).
+std::string widenedText(unsigned bits, bool throughput)
+{
+    std::vector<std::string> parts;
+    if (bits & kWidenedApproximate)
+        parts.push_back("a model shape guessed from its size");
+    if (bits & kWidenedMultiGpu)
+        parts.push_back("several GPUs");
+    if (throughput && (bits & kWidenedQlora))
+        parts.push_back("QLoRA");
+    if (bits & kWidenedMoe)
+        parts.push_back("MoE");
+    if (throughput && (bits & kWidenedOptimizedTraining))
+        parts.push_back("an optimized training stack");
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        out += (i == 0 ? ", widened for " : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return out;
+}
+
+} // namespace
+
+std::string bandOrigin(const Uncertainty& u, bool throughput)
+{
+    const std::string family = archFamilyLabel(u.family);
+    const BandSource source = throughput ? u.throughputSource : u.memorySource;
+    std::string out;
+    switch (source) {
+    case BandSource::Measured:
+        out = throughput ? std::string("the leave-one-out band of the Hopper ") + kindWord(u) + " runs the project measured"
+                         : std::string("the leave-one-out band of the Hopper runs the project measured");
+        break;
+    case BandSource::Published:
+        out = std::string("the leave-one-out band of the published ") + (throughput ? kindWord(u) : "memory") +
+              " rows of " + family;
+        break;
+    case BandSource::Unmeasured:
+        out = std::string("fewer than 3 published ") + (throughput ? kindWord(u) : "memory") + " rows for " + family +
+              (throughput ? "" : ": the measured Hopper band, widened for another architecture");
+        break;
+    }
+    return out + widenedText(u.widened, throughput);
+}
+
+std::string bandSummary(const Uncertainty& u)
+{
+    return "speed " + percent(u.throughput) + " (" + bandOrigin(u, true) + "); memory " + percent(u.memory) + " (" +
+           bandOrigin(u, false) + ")";
+}
+
+std::string unmeasuredBandNote(const Uncertainty& u, const Calibration& c)
+{
+    if (u.throughputSource != BandSource::Unmeasured)
+        return std::string();
+    const FamilyConstants& f = c.families[std::size_t(u.family)];
+    const BandKind other = u.kind == BandKind::Training ? BandKind::Inference : BandKind::Training;
+    const std::string family = archFamilyLabel(u.family);
+    const std::string kind = kindWord(u);
+    std::string why = "Fewer than 3 published " + kind + " results for " + family + " GPUs, too few for a band of their own: ";
+    why += f.band(other) > 0 ? std::string("its speed scales are fitted on its published rows, mostly ") + bandKindId(other) +
+                                   ", "
+                             : std::string("the speed applies the Hopper-fitted efficiencies to this datasheet, ");
+    return why + "so the throughput band is the wide one (" + percent(c.uncertaintyUnmeasuredFamily) +
+           " at 1 sigma, uncertainty_unmeasured_family: how far the Hopper-fitted efficiencies land on the other "
+           "families' published rows with nothing of the family fitted).";
+}
+
+namespace detail {
+
+Uncertainty uncertaintyFor(const Plan& p)
+{
+    // 1-sigma relative errors: the RMS of the leave-one-out log residuals of the
+    // calibration runs (set by `calibrate`, core/fit/calibrate.h), widened for what
+    // the calibration did not cover.
+    const Calibration& c = *p.cal;
+    Uncertainty u;
+    u.family = p.arch;
+    u.kind = p.training ? BandKind::Training : BandKind::Inference;
+    u.vision = !p.m->isLanguageModel();
+    double mem = c.uncertaintyMemory;
+    double thr = p.training ? c.uncertaintyThroughputTraining : c.uncertaintyThroughputInference;
+    if (u.vision)
+        thr = c.uncertaintyThroughputVision;
+    auto widen = [](double base, double extra) { return std::sqrt(base * base + extra * extra); };
+    // By distance from measurement, per kind: the family the project measured
+    // (Hopper) keeps its leave-one-out bands; a family with published rows of
+    // the workload's kind (training, or serving/inference) gets their
+    // leave-one-out residuals; one without, the wide band
+    // uncertainty_unmeasured_family (the estimate's notes say so). Memory: the
+    // family's published memory rows, else the measured band widened.
+    if (p.arch != ArchFamily::Hopper) {
+        const double published = p.family->band(u.kind);
+        u.throughputSource = published > 0 ? BandSource::Published : BandSource::Unmeasured;
+        thr = published > 0 ? published : c.uncertaintyUnmeasuredFamily;
+        const double memory = p.family->band(BandKind::Memory);
+        u.memorySource = memory > 0 ? BandSource::Published : BandSource::Unmeasured;
+        mem = memory > 0 ? memory
+                         : widen(mem, p.nvidia ? c.uncertaintyWidenMemoryOtherNvidia : c.uncertaintyWidenMemoryNonNvidia);
+    }
+    if (p.m->approximate) {
+        thr = widen(thr, c.uncertaintyWidenThroughputApproximate);
+        mem = widen(mem, c.uncertaintyWidenMemoryApproximate);
+        u.widened |= kWidenedApproximate;
+    }
+    if (p.count > 1) {
+        thr = widen(thr, c.uncertaintyWidenThroughputMultiGpu);
+        mem = widen(mem, c.uncertaintyWidenMemoryMultiGpu);
+        u.widened |= kWidenedMultiGpu;
+    }
+    if (p.training && p.s->training.method == TrainMethod::Qlora) {
+        thr = widen(thr, c.uncertaintyWidenThroughputQlora);
+        u.widened |= kWidenedQlora;
+    }
+    if (p.m->moe.enabled()) {
+        thr = widen(thr, c.uncertaintyWidenThroughputMoe);
+        mem = widen(mem, c.uncertaintyWidenMemoryMoe);
+        u.widened |= kWidenedMoe;
+    }
+    if (p.optimized && p.training) {
+        thr = widen(thr, c.uncertaintyWidenThroughputOptimizedTraining);
+        u.widened |= kWidenedOptimizedTraining;
+    }
+    u.memory = mem;
+    u.throughput = thr;
+    return u;
+}
+
+} // namespace detail
 
 } // namespace gp

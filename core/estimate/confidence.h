@@ -12,6 +12,8 @@
 // is the product P(fits) x P(meets).
 #include "core/estimate/estimate.h"
 
+#include <string>
+
 namespace gp {
 
 struct Scenario;
@@ -31,5 +33,20 @@ double quantileFactor(double sigma, double p);
 
 /// Fills e.confidence from e's numbers, e.uncertainty and the scenario's targets.
 void fillConfidence(const Scenario& s, GpuEstimate& e);
+
+/// Where a band comes from, by distance from measurement (issue #16), as a
+/// phrase: "fewer than 3 published training rows for CDNA 3/4", "the leave-one-out band
+/// of the published inference rows of Blackwell (sm_100)", "the leave-one-out
+/// band of the Hopper training runs the project measured"; what widened it
+/// follows (", widened for 8 GPUs and QLoRA"). `throughput` false: the memory band's.
+std::string bandOrigin(const Uncertainty& u, bool throughput = true);
+
+/// "speed +-36% (fewer than 3 published training rows for CDNA 3/4); memory +-12% (...)"
+/// with both bands' origins, for notes, the app and the report.
+std::string bandSummary(const Uncertainty& u);
+
+/// The note an estimate carries when its throughput band is the wide one (the
+/// family has no published rows of the workload's kind); "" otherwise.
+std::string unmeasuredBandNote(const Uncertainty& u, const Calibration& c);
 
 } // namespace gp

@@ -206,45 +206,6 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
     return p;
 }
 
-Uncertainty uncertaintyFor(const Plan& p)
-{
-    // 1-sigma relative errors: the RMS of the leave-one-out log residuals of the
-    // calibration runs (set by `calibrate`, core/fit/calibrate.h), widened for what
-    // the calibration did not cover.
-    const Calibration& c = *p.cal;
-    double mem = c.uncertaintyMemory;
-    double thr = p.training ? c.uncertaintyThroughputTraining : c.uncertaintyThroughputInference;
-    if (!p.m->isLanguageModel())
-        thr = c.uncertaintyThroughputVision;
-    auto widen = [](double base, double extra) { return std::sqrt(base * base + extra * extra); };
-    // Throughput by distance from measurement: the family the project measured
-    // (Hopper) keeps its leave-one-out band; a family with published rows gets
-    // the leave-one-out residuals of those rows; a family without any, the wide
-    // band uncertainty_unmeasured_family (the estimate's notes say so).
-    if (p.arch != ArchFamily::Hopper) {
-        const double published = p.family->uncertaintyThroughput;
-        thr = published > 0 ? published : c.uncertaintyUnmeasuredFamily;
-        mem = widen(mem, p.nvidia ? c.uncertaintyWidenMemoryOtherNvidia : c.uncertaintyWidenMemoryNonNvidia);
-    }
-    if (p.m->approximate) {
-        thr = widen(thr, c.uncertaintyWidenThroughputApproximate);
-        mem = widen(mem, c.uncertaintyWidenMemoryApproximate);
-    }
-    if (p.count > 1) {
-        thr = widen(thr, c.uncertaintyWidenThroughputMultiGpu);
-        mem = widen(mem, c.uncertaintyWidenMemoryMultiGpu);
-    }
-    if (p.training && p.s->training.method == TrainMethod::Qlora)
-        thr = widen(thr, c.uncertaintyWidenThroughputQlora);
-    if (p.m->moe.enabled()) {
-        thr = widen(thr, c.uncertaintyWidenThroughputMoe);
-        mem = widen(mem, c.uncertaintyWidenMemoryMoe);
-    }
-    if (p.optimized && p.training)
-        thr = widen(thr, c.uncertaintyWidenThroughputOptimizedTraining);
-    return {mem, thr};
-}
-
 std::optional<Gpu> migSliceFor(const Scenario& s, const Gpu& whole, const MigProfile** profile)
 {
     if (s.hardware.mig.empty())
@@ -420,11 +381,8 @@ GpuEstimate estimateWith(const Scenario& s, const Gpu& whole, const EstimateOpti
     }
     e.meetsTargets = e.targetMisses.empty();
     e.uncertainty = detail::uncertaintyFor(plan);
-    if (plan.arch != ArchFamily::Hopper && !(plan.family->uncertaintyThroughput > 0))
-        plan.notes.push_back(std::string("No published results for ") + archFamilyLabel(plan.arch) +
-                             " GPUs were fitted: the speed applies the Hopper-fitted efficiencies to this datasheet, "
-                             "so the throughput band is wide (+-" +
-                             detail::fmt(plan.cal->uncertaintyUnmeasuredFamily * 100, 2) + "% at 1 sigma).");
+    if (const std::string why = unmeasuredBandNote(e.uncertainty, *plan.cal); !why.empty())
+        plan.notes.push_back(why);
     fillConfidence(s, e);
     e.notes = std::move(plan.notes);
     e.terms = std::move(plan.terms);
@@ -470,6 +428,7 @@ Estimate estimate(const Scenario& s, const Catalog& catalog, const EstimateOptio
 {
     Estimate out;
     out.scenario = s.name;
+    out.confidence = s.hardware.confidence;
     out.model = modelFacts(s);
     if (s.hardware.gpus.empty() && !s.hardware.mig.empty())
         throw InputError("hardware.mig", "needs hardware.gpus to name GPUs with MIG (e.g. nvidia-h100-sxm): \"all\" "

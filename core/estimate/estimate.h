@@ -1,4 +1,6 @@
 #pragma once
+#include "core/calibration/calibration.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,9 +55,33 @@ struct InferenceResult {
 };
 
 /// Relative 1-sigma error bands from the calibration residuals.
+/// Where a band comes from, by distance from measurement (issue #16).
+enum class BandSource {
+    Measured,   // Hopper: the leave-one-out band of the runs the project measured
+    Published,  // the leave-one-out band of the family's published rows of this kind
+    Unmeasured, // the family has no published rows of this kind: the wide band (throughput) or
+                // the measured band widened for another architecture (memory)
+};
+
+/// What widened a throughput band beyond its base (Uncertainty::widened bits).
+enum Widening : unsigned {
+    kWidenedApproximate = 1u << 0, // a model shape guessed from its size
+    kWidenedMultiGpu = 1u << 1,
+    kWidenedQlora = 1u << 2,
+    kWidenedMoe = 1u << 3,
+    kWidenedOptimizedTraining = 1u << 4,
+};
+
 struct Uncertainty {
-    double memory = 0;
-    double throughput = 0;
+    double memory = 0;     // relative 1-sigma
+    double throughput = 0; // relative 1-sigma
+    // Where they come from (confidence.h: bandOrigin writes it out).
+    BandSource throughputSource = BandSource::Measured;
+    BandSource memorySource = BandSource::Measured;
+    BandKind kind = BandKind::Training;   // the throughput band's kind: Training or Inference
+    bool vision = false;                  // a vision model (Hopper: the vision band)
+    ArchFamily family = ArchFamily::Hopper;
+    unsigned widened = 0;                 // Widening bits
 };
 
 /// How sure the estimate is (core/estimate/confidence.h): probabilities from the
@@ -100,6 +126,7 @@ ModelFacts modelFacts(const Scenario& s);
 
 struct Estimate {
     std::string scenario;
+    double confidence = 0.9; // the scenario's hardware.confidence: a recommendation ranks at it (confidence.h)
     ModelFacts model;
     std::vector<GpuEstimate> results;
     std::vector<std::string> warnings;

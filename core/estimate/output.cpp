@@ -1,6 +1,7 @@
 // Writers for the estimate document (spec: gpuplanner-estimate v1), CSV and a
 // plain-text table.
 #include "core/estimate/estimate.h"
+#include "core/estimate/confidence.h"
 
 #include "core/base/textformat.h"
 #include "core/base/units.h"
@@ -73,7 +74,11 @@ ordered_json resultJson(const GpuEstimate& r)
     if (r.usdPerHour > 0)
         cost["usd_per_hour"] = round4(r.usdPerHour);
     j["cost"] = cost;
-    j["uncertainty"] = {{"memory", round4(r.uncertainty.memory)}, {"throughput", round4(r.uncertainty.throughput)}};
+    // Extension keys beside the spec's two: where each band comes from (issue #16).
+    j["uncertainty"] = {{"memory", round4(r.uncertainty.memory)},
+                        {"throughput", round4(r.uncertainty.throughput)},
+                        {"throughput_origin", bandOrigin(r.uncertainty, true)},
+                        {"memory_origin", bandOrigin(r.uncertainty, false)}};
     j["confidence"] = {{"fits", round4(r.confidence.fits)}, {"meets_targets", round4(r.confidence.meetsTargets)}};
     j["capacity_gib"] = gib(r.capacityBytes);
     j["meets_targets"] = r.meetsTargets && r.fits;

@@ -18,6 +18,54 @@ bool FittedConstant::atBound() const
     return value <= min + 1e-3 * span || value >= max - 1e-3 * span;
 }
 
+namespace {
+
+/// uncertainty_unmeasured_family: how far the Hopper-fitted constants land on
+/// another architecture's datasheet when nothing of that family is fitted. Every
+/// scored throughput row of a GPU outside Hopper is predicted with the fit's
+/// constants and every family scale at 1 (the Hopper values, scaled by nothing);
+/// the band is the RMS of those ln(predicted/measured), pooled over the
+/// families and kinds (at least 3 rows; otherwise the start's value is kept).
+void setUnmeasuredBand(const ValidationSet& set, CalibrationFit& fit)
+{
+    const char* id = "uncertainty_unmeasured_family";
+    Calibration atOne = fit.calibration;
+    for (const CalibrationEntry& e : fit.calibration.entries)
+        if (e.id.rfind("family_", 0) == 0 && e.id.size() > 6 && e.id.compare(e.id.size() - 6, 6, "_scale") == 0)
+            atOne.set(e.id, 1.0);
+    EstimateOptions o{false};
+    o.calibration = &atOne;
+    std::vector<Rows> out(set.cases.size());
+    parallelFor(set.cases.size(), [&](std::size_t j) {
+        if (set.cases[j].archFamily != archFamilyId(ArchFamily::Hopper))
+            set.cases[j].predict(o, out[j]);
+    });
+    Rows rows;
+    std::set<std::string> families;
+    for (std::size_t j = 0; j < out.size(); ++j)
+        for (const auto& r : out[j])
+            if (isScoredMetric(r.metric) && bandKindOf(r.metric, set.cases[j]) != BandKind::Memory && r.predicted > 0 &&
+                r.measured > 0) {
+                rows.push_back(r);
+                families.insert(set.cases[j].archFamily);
+            }
+    int n = 0;
+    const double rms = rmsLog(rows, [](const ValidationRow&) { return true; }, &n);
+    const CalibrationEntry& e = *fit.calibration.find(id);
+    if (n < 3) {
+        fit.uncertaintyNotes.push_back(std::string(id) + ": kept (" + std::to_string(n) +
+                                       " scored throughput rows outside Hopper, fewer than 3)");
+        return;
+    }
+    fit.calibration.set(id, std::clamp(roundTo(rms, 3), e.min, e.max));
+    fit.uncertaintyNotes.push_back(std::string(id) + ": RMS of ln(predicted/measured) of the " + std::to_string(n) +
+                                   " scored throughput rows of " + std::to_string(families.size()) +
+                                   " architecture families other than Hopper, predicted with every family scale at 1 "
+                                   "(the Hopper-fitted constants on their datasheets)");
+}
+
+} // namespace
+
 CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start, const CalibrateOptions& options)
 {
     Problem p(set, start, -1);
@@ -146,29 +194,37 @@ CalibrationFit fitCalibration(const ValidationSet& set, const Calibration& start
             fit.uncertaintyNotes.push_back(std::string(g.id) + ": RMS of the leave-one-out ln(predicted/measured) of the " +
                                            std::to_string(n) + " " + metrics + " rows");
         }
-        // Each family's throughput band: its own rows' leave-one-out residuals
-        // (at least 3 rows; otherwise 0, and estimates use the wide band).
-        for (ArchFamily f : kScaledFamilies) {
-            const std::string id = std::string("uncertainty_family_") + archFamilyId(f) + "_throughput";
-            int n = 0;
-            const double rms = rmsLog(
-                fit.cross.leaveOneOut.rows,
-                [&](const ValidationRow& r) {
-                    return isScoredMetric(r.metric) && isThroughputMetric(r.metric) &&
-                           set.cases[std::size_t(r.caseIndex)].archFamily == archFamilyId(f);
-                },
-                &n);
-            const CalibrationEntry& e = *fit.calibration.find(id);
-            if (n < 3) {
-                fit.calibration.set(id, 0.0);
-                fit.uncertaintyNotes.push_back(id + ": 0, " + std::to_string(n) +
-                                               " scored throughput rows (fewer than 3): uncertainty_unmeasured_family applies");
-                continue;
+        // Each family's band per kind (training, inference, memory): the
+        // leave-one-out residuals of its own rows of that kind (at least 3;
+        // otherwise 0: throughput takes uncertainty_unmeasured_family, memory
+        // uncertainty_memory widened for another architecture).
+        for (ArchFamily f : kScaledFamilies)
+            for (BandKind k : {BandKind::Training, BandKind::Inference, BandKind::Memory}) {
+                const std::string id = std::string("uncertainty_family_") + archFamilyId(f) + "_" + bandKindId(k);
+                int n = 0;
+                const double rms = rmsLog(
+                    fit.cross.leaveOneOut.rows,
+                    [&](const ValidationRow& r) {
+                        const ValidationCase& c = set.cases[std::size_t(r.caseIndex)];
+                        return isScoredMetric(r.metric) && c.archFamily == archFamilyId(f) &&
+                               bandKindOf(r.metric, c) == k;
+                    },
+                    &n);
+                const CalibrationEntry& e = *fit.calibration.find(id);
+                const std::string rows = std::to_string(n) + " scored " + bandKindId(k) + " rows";
+                if (n < 3) {
+                    fit.calibration.set(id, 0.0);
+                    fit.uncertaintyNotes.push_back(id + ": 0, " + rows + " (fewer than 3): " +
+                                                   (k == BandKind::Memory
+                                                        ? "uncertainty_memory widened for another architecture applies"
+                                                        : "uncertainty_unmeasured_family applies"));
+                    continue;
+                }
+                fit.calibration.set(id, std::clamp(roundTo(rms, 3), e.min, e.max));
+                fit.uncertaintyNotes.push_back(id + ": RMS of the leave-one-out ln(predicted/measured) of the " + rows +
+                                               " of " + archFamilyLabel(f) + " GPUs");
             }
-            fit.calibration.set(id, std::clamp(roundTo(rms, 3), e.min, e.max));
-            fit.uncertaintyNotes.push_back(id + ": RMS of the leave-one-out ln(predicted/measured) of the " +
-                                           std::to_string(n) + " scored throughput rows of " + archFamilyLabel(f) + " GPUs");
-        }
+        setUnmeasuredBand(set, fit);
     }
     return fit;
 }

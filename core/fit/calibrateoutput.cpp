@@ -66,7 +66,7 @@ std::string calibrationFitToJson(const CalibrationFit& fit, const std::vector<st
     for (const auto& e : c.entries)
         counts[e.kind]++;
     std::ostringstream out;
-    out << "{\n  \"format\": \"gpuplanner-calibration\",\n  \"version\": 1,\n";
+    out << "{\n  \"format\": \"gpuplanner-calibration\",\n  \"version\": " << kCalibrationFormatVersion << ",\n";
     out << "  \"description\": "
         << quoted("Every fitted or empirical constant of the estimation models (" + std::to_string(c.entries.size()) +
                   " entries: " + std::to_string(counts["fitted"]) + " fitted, " + std::to_string(counts["measured"]) +
@@ -97,6 +97,9 @@ std::string calibrationFitToJson(const CalibrationFit& fit, const std::vector<st
         if (f && f->rows > 0)
             fittedOn = "calibrate: least squares on log error over the " + std::to_string(f->rows) +
                        " scored rows of the " + std::to_string(f->records) + " records it moves";
+        else if (f && fittedOn.rfind("calibrate: ", 0) == 0)
+            fittedOn = "calibrate: not fitted (no record moves it measurably, or fewer than 3 of its family's); kept at "
+                       "its start value";
         if (const std::string n = note(fit, e.id); !n.empty() && n.rfind("kept", 0) != 0)
             fittedOn = "calibrate: " + n;
         out << "    {\"id\": " << quoted(e.id) << ", \"value\": " << shortest(e.value) << ", \"unit\": " << quoted(e.unit)

@@ -261,8 +261,17 @@ public:
         cal.set(e.id, x0);
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());
+        // A family scale that fewer than 3 records move is not fitted (kept at its
+        // value, 1 from the shipped start): with the family's other scales as free
+        // as it, one or two runs would push it to a bound through a side term (the
+        // bf16 attention inside CDNA's two FP8 LoRA rows took the 16-bit scale to
+        // 2.5, every bf16 MI300X job to its datasheet peak). The same threshold
+        // gives a family a band of its own.
+        if (!family.empty() && family != "*" && out.size() < kMinFamilyRecords)
+            out.clear();
         return out;
     }
+    static constexpr std::size_t kMinFamilyRecords = 3;
     static bool movesMeasurably(const Rows& now, const Rows& before)
     {
         if (now.size() != before.size())

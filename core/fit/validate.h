@@ -1,5 +1,6 @@
 #pragma once
 #include "core/base/errors.h"
+#include "core/calibration/calibration.h"
 
 #include <functional>
 #include <map>
@@ -47,7 +48,14 @@ struct ValidationCase {
     bool familyOnly = false; // from a --family-dir: fits its family's constants only, never the Hopper base
     /// Appends the record's rows (predicted with options.calibration) to `rows`.
     std::function<void(const EstimateOptions& options, std::vector<ValidationRow>& rows)> predict;
+    bool training = false; // a training run: its throughput rows whose metric does not say (images/s) take the training band
 };
+
+/// The band a row of `c` counts towards (core/calibration: BandKind): memory for
+/// a memory metric, training for a metric of training ("train..."), inference
+/// for one of serving or inference (prefill, decode, output tokens/s), else the
+/// record's own mode (images/s).
+BandKind bandKindOf(const std::string& metric, const ValidationCase& c);
 
 /// The records of one or more directories, ready to predict.
 struct ValidationSet {

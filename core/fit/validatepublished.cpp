@@ -231,7 +231,7 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             // tuned engines the serving model stands for; MLPerf submissions and the
             // TensorRT-LLM tables are tuned engines and keep 1.
             const bool stockVllm = category == "inference" && has(framework, "vllm");
-            ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}};
+            ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}, s.mode == Mode::Training};
             c.predict = [s, g = *gpu, value = num(r, "value"), perGpu, stockVllm](const EstimateOptions& o,
                                                                                  Rows& rows) mutable {
                 const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;

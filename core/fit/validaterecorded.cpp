@@ -65,7 +65,7 @@ void addRecordedRun(const json& r, const Catalog& catalog, ValidationSet& set)
     const Gpu gpu = *catalog.find(s.hardware.gpus.front());
     const json m = r["measured"];
     s.name = name;
-    ValidationCase c{name, gpu.id, familyOf(s.model), archFamilyId(archFamily(gpu)), false, {}};
+    ValidationCase c{name, gpu.id, familyOf(s.model), archFamilyId(archFamily(gpu)), false, {}, s.mode == Mode::Training};
     auto row = [name, gid = gpu.id](std::vector<ValidationRow>& rows, const char* metric, double predicted, double measured) {
         if (measured > 0 && std::isfinite(measured) && std::isfinite(predicted))
             rows.push_back({name, gid, metric, predicted, measured});

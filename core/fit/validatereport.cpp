@@ -47,6 +47,18 @@ bool isScoredMetric(const std::string& metric)
     return it != kBounds.end() && it->second > 0;
 }
 
+BandKind bandKindOf(const std::string& metric, const ValidationCase& c)
+{
+    auto has = [&](const char* part) { return metric.find(part) != std::string::npos; };
+    if (has("memory") || has("reserved") || has("_gib"))
+        return BandKind::Memory;
+    if (has("train"))
+        return BandKind::Training;
+    if (has("infer") || has("decode") || has("prefill") || has("serving") || has("ttft") || has("tpot"))
+        return BandKind::Inference;
+    return c.training ? BandKind::Training : BandKind::Inference;
+}
+
 void summarize(ValidationReport& report)
 {
     report.metrics.clear();

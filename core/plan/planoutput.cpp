@@ -1,6 +1,7 @@
 // The plan's output: the JSON document and the text table (`gpuplanner-cli plan`).
 #include "core/plan/planner.h"
 #include "core/plan/planoutput.h"
+#include "core/estimate/confidence.h"
 
 #include "core/base/textformat.h"
 #include "core/base/units.h"
@@ -92,6 +93,12 @@ std::string planToJson(const PlanResult& r)
             j["limit"] = o.limit;
         }
         j["confidence"] = {{"fits", round4(o.confidence.fits)}, {"meets_targets", round4(o.confidence.meetsTargets)}};
+        // Extension keys: the bands the confidence comes from, and where each comes from (issue #16).
+        const Uncertainty& u = o.estimate.uncertainty;
+        j["uncertainty"] = {{"memory", round4(u.memory)},
+                            {"throughput", round4(u.throughput)},
+                            {"throughput_origin", bandOrigin(u, true)},
+                            {"memory_origin", bandOrigin(u, false)}};
         if (!o.needs.empty()) {
             j["needs"] = o.needs;
             j["saving"] = round4(o.saving);

@@ -4,6 +4,7 @@
 #include "core/plan/plansolver.h"
 
 #include "core/plan/planoutput.h"
+#include "core/estimate/confidence.h"
 #include "core/plan/planserving.h"
 #include "core/base/units.h"
 
@@ -113,9 +114,9 @@ void Solver::explain(PlanResult& out, const std::vector<PlanOption>& distinct, s
         }
         why += "; " + num(o.confidence.fits * o.confidence.meetsTargets * 100, "%.0f") + "% sure to fit" +
                (hasTargets() ? " and meet the targets" : "");
-        if (e.uncertainty.throughput > 0.2)
-            why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") +
-                   "%, 1 sigma: beyond the runs the calibration measured)";
+        // The speed band and where it comes from (issue #16: by distance from measurement).
+        why += " (speed +/-" + num(e.uncertainty.throughput * 100, "%.0f") + "% at 1 sigma: " +
+               bandOrigin(e.uncertainty) + ")";
         if (training && o.precision == "fp8" && m_base.training.precision != TrainPrecision::FP8)
             why += " (FP8 training needs Transformer Engine / torchao)";
         if (first && o.rank > 1 && first->costKey > 0)

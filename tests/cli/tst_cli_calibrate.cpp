@@ -46,7 +46,8 @@ private slots:
         // Same schema as the built-in table, plus the fit's header and residuals.
         const nlohmann::json doc = nlohmann::json::parse(readFile(out));
         QCOMPARE(doc["format"], "gpuplanner-calibration");
-        QCOMPARE(doc["count"], 126);
+        QCOMPARE(doc["version"], 2); // per-kind family bands
+        QCOMPARE(doc["count"], 140);
         QCOMPARE(doc["fitted_on"]["dirs"][0], dataDir() + "/round2");
         QCOMPARE(doc["fitted_on"]["records"], 23);
         int withFit = 0;

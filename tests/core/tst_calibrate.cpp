@@ -113,10 +113,11 @@ private slots:
                                                  .arg(e.value, 0, 'g', 17)));
             fitted += e.kind == "fitted" ? 1 : 0;
         }
-        QCOMPARE(fitted, 68);
-        // 27 base constants + 3 scales and the stock-vLLM share of each of the 7 scaled
-        // families + the 2 serving engine constants; the 4 base uncertainty_* and the 7
-        // family bands are set from the LOO residuals.
+        QCOMPARE(fitted, 83);
+        // 27 base constants + 3 scales and the stock-vLLM share of each of the 7
+        // scaled families + the 2 serving engine constants; the 4 base
+        // uncertainty_*, the 21 family bands (training, inference, memory) and
+        // the wide band are set from the residuals.
         QCOMPARE(int(m_fit.fitted.size()), 57);
         // ... and the fit's file says what it was fitted on, as the built-in one does.
         const std::string mineText = gp::calibrationFitToJson(m_fit, headerDirs());
@@ -302,36 +303,93 @@ private slots:
             QCOMPARE(familyRecords[gp::archFamilyId(f)], 0);
             const gp::FamilyConstants& k = builtin.families[std::size_t(f)];
             QCOMPARE(k.gemm16 * k.gemm8 * k.bandwidth * k.collective, 1.0);
-            QCOMPARE(k.uncertaintyThroughput, 0.0);
+            QCOMPARE(k.uncertaintyTraining + k.uncertaintyInference + k.uncertaintyMemory, 0.0);
         }
     }
 
     void familyBandIsItsRowsLeaveOneOutResidual()
     {
-        // uncertainty_family_<f>_throughput = RMS of the leave-one-out ln(predicted /
-        // measured) of the family's scored throughput rows (3 significant digits).
-        for (const gp::ArchFamily f : gp::kScaledFamilies) {
-            double sum = 0;
-            int n = 0;
-            for (const auto& r : m_fit.cross.leaveOneOut.rows)
-                if (gp::isScoredMetric(r.metric) && r.metric != "memory_total_gib" &&
-                    m_set.cases[std::size_t(r.caseIndex)].archFamily == gp::archFamilyId(f) && r.predicted > 0) {
+        // uncertainty_family_<f>_<kind> = RMS of the leave-one-out ln(predicted /
+        // measured) of the family's scored rows of that kind (3 significant
+        // digits; fewer than 3 rows: 0). The kind of a row, computed here from
+        // its metric and the record's mode: a memory metric, a training one, a
+        // serving/inference one, else (images/s) the record's mode.
+        auto kindOf = [&](const gp::ValidationRow& r) {
+            const gp::ValidationCase& c = m_set.cases[std::size_t(r.caseIndex)];
+            const std::string& m = r.metric;
+            if (m.find("memory") != std::string::npos || m.find("reserved") != std::string::npos ||
+                m.find("_gib") != std::string::npos)
+                return gp::BandKind::Memory;
+            if (m.find("train") != std::string::npos)
+                return gp::BandKind::Training;
+            if (m.find("infer") != std::string::npos || m.find("decode") != std::string::npos ||
+                m.find("prefill") != std::string::npos || m.find("serving") != std::string::npos)
+                return gp::BandKind::Inference;
+            return c.training ? gp::BandKind::Training : gp::BandKind::Inference;
+        };
+        int kinds = 0;
+        for (const gp::ArchFamily f : gp::kScaledFamilies)
+            for (const gp::BandKind k : {gp::BandKind::Training, gp::BandKind::Inference, gp::BandKind::Memory}) {
+                double sum = 0;
+                int n = 0;
+                for (const auto& r : m_fit.cross.leaveOneOut.rows)
+                    if (gp::isScoredMetric(r.metric) &&
+                        m_set.cases[std::size_t(r.caseIndex)].archFamily == gp::archFamilyId(f) && kindOf(r) == k &&
+                        r.predicted > 0) {
+                        QCOMPARE(gp::bandKindOf(r.metric, m_set.cases[std::size_t(r.caseIndex)]), k);
+                        sum += std::log(r.predicted / r.measured) * std::log(r.predicted / r.measured);
+                        n++;
+                    }
+                const double band = m_fit.calibration.families[std::size_t(f)].band(k);
+                const double shipped = gp::builtinCalibration().families[std::size_t(f)].band(k);
+                if (n < 3) {
+                    QCOMPARE(band, 0.0);
+                    QCOMPARE(shipped, 0.0);
+                    continue;
+                }
+                kinds++;
+                QVERIFY(std::fabs(shipped / band - 1) <= 0.10); // the shipped table's band slides with a refit
+                char buf[32];
+                std::snprintf(buf, sizeof buf, "%.3g", std::sqrt(sum / n));
+                qInfo("%s %s: %d rows, band %s", gp::archFamilyId(f), gp::bandKindId(k), n, buf);
+                QCOMPARE(band, std::strtod(buf, nullptr));
+            }
+        QVERIFY(kinds >= 6); // Ampere training and inference, Blackwell, GB2xx, Ada and CDNA inference at least
+        QVERIFY(m_fit.calibration.families[std::size_t(gp::ArchFamily::Cdna)].uncertaintyInference > 0);
+    }
+
+    void unmeasuredBandIsTheSpreadAtScaleOne()
+    {
+        // uncertainty_unmeasured_family = RMS of ln(predicted / measured) over
+        // every scored throughput row of a GPU outside Hopper, predicted with the
+        // fit's constants and every family scale at 1. Recomputed here.
+        gp::Calibration atOne = m_fit.calibration;
+        for (const auto& e : m_fit.calibration.entries)
+            if (e.id.rfind("family_", 0) == 0 && e.id.ends_with("_scale"))
+                atOne.set(e.id, 1.0);
+        gp::EstimateOptions o{false};
+        o.calibration = &atOne;
+        double sum = 0;
+        int n = 0;
+        for (const auto& c : m_set.cases) {
+            if (c.archFamily == "hopper")
+                continue;
+            std::vector<gp::ValidationRow> rows;
+            c.predict(o, rows);
+            for (const auto& r : rows)
+                if (gp::isScoredMetric(r.metric) && r.metric.find("memory") == std::string::npos &&
+                    r.metric.find("reserved") == std::string::npos && r.metric.find("_gib") == std::string::npos &&
+                    r.predicted > 0 && r.measured > 0) {
                     sum += std::log(r.predicted / r.measured) * std::log(r.predicted / r.measured);
                     n++;
                 }
-            const double band = m_fit.calibration.families[std::size_t(f)].uncertaintyThroughput;
-            const double shipped = gp::builtinCalibration().families[std::size_t(f)].uncertaintyThroughput;
-            if (n < 3) {
-                QCOMPARE(band, 0.0);
-                QCOMPARE(shipped, 0.0);
-                continue;
-            }
-            QVERIFY(std::fabs(shipped / band - 1) <= 0.10); // the shipped table's band slides with a refit
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.3g", std::sqrt(sum / n));
-            qInfo("%s: %d rows, band %s", gp::archFamilyId(f), n, buf);
-            QCOMPARE(band, std::strtod(buf, nullptr));
         }
+        QVERIFY(n >= 100);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", std::sqrt(sum / n));
+        qInfo("unmeasured family: %d rows, band %s", n, buf);
+        QCOMPARE(m_fit.calibration.uncertaintyUnmeasuredFamily, std::strtod(buf, nullptr));
+        QCOMPARE(gp::builtinCalibration().uncertaintyUnmeasuredFamily, std::strtod(buf, nullptr));
     }
 
     void narrowedBoundsHold()

@@ -96,8 +96,8 @@ private slots:
     void builtinTableIsCompleteAndWithinBounds()
     {
         const gp::Calibration& c = gp::builtinCalibration();
-        QCOMPARE(gp::calibrationConstantCount(), 126);
-        QCOMPARE(int(c.entries.size()), 126);
+        QCOMPARE(gp::calibrationConstantCount(), 140);
+        QCOMPARE(int(c.entries.size()), 140);
         QVERIFY(c.warnings.empty());
         std::map<std::string, int> kinds;
         for (const auto& e : c.entries) {
@@ -107,17 +107,20 @@ private slots:
             QVERIFY2(!e.unit.empty() && !e.fittedOn.empty() && !e.form.empty(), where.constData());
             ++kinds[e.kind];
         }
-        // 68 fitted on runs (31 base + 3 scales, the stock-vLLM share and 1 band for
-        // each of the 7 scaled architecture families + the serving engines' host costs per
-        // sequence, serving_step_s_per_seq and serving_pp_host_s_per_seq), 15 read directly off a measurement, 8
-        // from papers and engines (nvlink_bus_eff, nvlink_bus_eff_decode, pcie_eff among them), 35 judgement (the
-        // 7 families' collective scales, kept at 1, among them); pcie_eff is
+        // 83 fitted on runs (31 base + 3 scales, the stock-vLLM share and 3 bands,
+        // training, inference and memory, for each of the 7 scaled architecture
+        // families, the wide band of a family without rows, and the serving
+        // engines' host costs per sequence, serving_step_s_per_seq and
+        // serving_pp_host_s_per_seq), 15 read directly off a
+        // measurement, 8 from papers and engines (nvlink_bus_eff,
+        // nvlink_bus_eff_decode, pcie_eff among them), 34 judgement (the 7
+        // families' collective scales, kept at 1, among them); pcie_eff is
         // NCCL's published PCIe bus bandwidth (nccl issue #1639), not a judgement.
         QCOMPARE(kinds.size(), std::size_t(4));
-        QCOMPARE(kinds["fitted"], 68);
+        QCOMPARE(kinds["fitted"], 83);
         QCOMPARE(kinds["measured"], 15);
         QCOMPARE(kinds["literature"], 8);
-        QCOMPARE(kinds["assumed"], 35);
+        QCOMPARE(kinds["assumed"], 34);
     }
 
     void knownEntriesHaveTheirDocumentedValues()
@@ -133,11 +136,11 @@ private slots:
         QCOMPARE(c.attnEffHopperBlackwell, 0.2715); // FlashAttention-2 class on an H100, above its 0.2 bound
         QCOMPARE(c.trainGemmDerateOptimized, 0.7526);
         QCOMPARE(c.kernelSTrainEager, 32.36e-6);
-        QCOMPARE(c.decodeBandwidthEff, 0.8457);
+        QCOMPARE(c.decodeBandwidthEff, 0.8456);
         QCOMPARE(c.prefillKernelsLayerEager, 46.0);
         QCOMPARE(c.contextCudaMib, 620.0);
         QCOMPARE(c.usableMemoryFraction, 0.9956);
-        QCOMPARE(c.uncertaintyUnmeasuredFamily, 0.38); // a family without published rows
+        QCOMPARE(c.uncertaintyUnmeasuredFamily, 0.248); // a family without published rows of the kind (calibrate)
         QCOMPARE(c.nvlinkBusEff, 0.82);                // NCCL: 370 of 450 GB/s on NVLink 4 (nccl-tests#212)
         QCOMPARE(c.nvlinkBusEffDecode, 0.642);         // NCCL at 4-16 MiB on 8x H100: 288.8 of 450 GB/s (Triton-distributed#57)
         QVERIFY(c.find("no_such_constant") == nullptr);
@@ -204,7 +207,7 @@ private slots:
         doc = minimalDocument();
         doc["constants"].push_back({{"id", "conv_eff"}, {"value", 0.5}});
         QCOMPARE(problemsOf(doc.dump()),
-                 QStringList{"constants[126].id: \"conv_eff\" is given twice (first at constants[35])"});
+                 QStringList{"constants[140].id: \"conv_eff\" is given twice (first at constants[35])"});
         doc = minimalDocument();
         doc["constants"][2] = 7;
         QCOMPARE(problemsOf(doc.dump()),
@@ -221,7 +224,7 @@ private slots:
                              "value - unexpected '}'; expected '[', '{', or a literal"});
         json doc = minimalDocument();
         doc["count"] = 5;
-        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 126 known constants"});
+        QCOMPARE(problemsOf(doc.dump()), QStringList{"count: says 5 but the file has 140 known constants"});
         doc = minimalDocument();
         doc["format"] = "gpu-catalog";
         QCOMPARE(problemsOf(doc.dump()), QStringList{"format: must be \"gpuplanner-calibration\""});
@@ -236,8 +239,75 @@ private slots:
         json doc = minimalDocument();
         doc["constants"].push_back({{"id", "gemm_eff_fp4"}, {"value", 0.7}});
         const gp::Calibration c = gp::loadCalibration(doc.dump());
-        QCOMPARE(c.warnings, std::vector<std::string>{"constants[126].id: unknown constant \"gemm_eff_fp4\", ignored"});
-        QCOMPARE(int(c.entries.size()), 126);
+        QCOMPARE(c.warnings, std::vector<std::string>{"constants[140].id: unknown constant \"gemm_eff_fp4\", ignored"});
+        QCOMPARE(int(c.entries.size()), 140);
+    }
+
+    void readsAVersion1Table()
+    {
+        // Version 1 (before issue #16's per-kind bands) gave one throughput band
+        // per family, uncertainty_family_<id>_throughput: it applies to training
+        // and inference alike, and the family memory bands are 0 (the measured
+        // memory band widened for another architecture, as version 1 did).
+        const gp::Calibration& b = gp::builtinCalibration();
+        auto v1 = [&](bool sayVersion) {
+            json list = json::array();
+            for (const auto& e : b.entries) {
+                const std::string& id = e.id;
+                if (id.rfind("uncertainty_family_", 0) == 0) {
+                    if (id.ends_with("_training")) // one entry per family, where the training band was
+                        list.push_back({{"id", id.substr(0, id.size() - 9) + "_throughput"},
+                                        {"value", id.find("_cdna_") != std::string::npos ? 0.0904 : 0.0},
+                                        {"kind", "fitted"}});
+                    continue;
+                }
+                list.push_back({{"id", id}, {"value", e.value}, {"kind", e.kind}});
+            }
+            json doc{{"format", "gpuplanner-calibration"}, {"count", list.size()}, {"constants", list}};
+            if (sayVersion)
+                doc["version"] = 1;
+            return doc;
+        };
+        for (const bool sayVersion : {true, false}) {
+            const json doc = v1(sayVersion);
+            QCOMPARE(doc["constants"].size(), std::size_t(140 - 14)); // 7 families x (3 bands - 1)
+            const gp::Calibration c = gp::loadCalibration(doc.dump());
+            QVERIFY(c.warnings.empty());
+            QCOMPARE(int(c.entries.size()), gp::calibrationConstantCount());
+            const gp::FamilyConstants& cdna = c.families[std::size_t(gp::ArchFamily::Cdna)];
+            QCOMPARE(cdna.uncertaintyTraining, 0.0904); // the one band, on every throughput kind
+            QCOMPARE(cdna.uncertaintyInference, 0.0904);
+            QCOMPARE(cdna.uncertaintyMemory, 0.0);
+            QCOMPARE(c.find("uncertainty_family_cdna_inference")->value, 0.0904);
+            QVERIFY(c.find("uncertainty_family_cdna_memory")->fittedOn.find("version 1") != std::string::npos);
+            QCOMPARE(c.families[std::size_t(gp::ArchFamily::Tpu)].uncertaintyTraining, 0.0);
+            // An MI300X fine-tune with that table: the version 1 band, as before.
+            const gp::GpuEstimate e =
+                gp::estimateOn(llamaTraining(), *gp::Catalog::builtin().find("amd-mi300x"), gp::EstimateOptions{}, c);
+            QCOMPARE(e.uncertainty.throughput, 0.0904);
+            QCOMPARE(e.uncertainty.throughputSource, gp::BandSource::Published);
+        }
+        // A version 1 table names no per-kind band; a version 2 one no single band.
+        json doc = v1(true);
+        doc["constants"].push_back({{"id", "uncertainty_family_cdna_memory"}, {"value", 0.1}});
+        doc["count"] = doc["constants"].size() - 1;
+        QCOMPARE(gp::loadCalibration(doc.dump()).warnings,
+                 std::vector<std::string>{"constants[126].id: unknown constant \"uncertainty_family_cdna_memory\" in a "
+                                          "version 1 table, ignored"});
+        doc = v1(true);
+        doc["version"] = 2;
+        const QStringList problems = problemsOf(doc.dump());
+        QCOMPARE(problems.size(), 21); // the 7 families' 3 bands: nothing is read as version 1
+        QCOMPARE(problems.front(), QStringLiteral("constants: missing constant \"uncertainty_family_blackwell_training\" (a "
+                                                  "version 1 table names the family band "
+                                                  "uncertainty_family_<family>_throughput and says \"version\": 1)"));
+        // The band given twice, once as version 1 and once per kind, is refused.
+        doc = minimalDocument();
+        doc["constants"].push_back({{"id", "uncertainty_family_ada_throughput"}, {"value", 0.1}});
+        QCOMPARE(problemsOf(doc.dump()),
+                 QStringList{QStringLiteral("constants[140].id: \"uncertainty_family_ada_throughput\" is given twice "
+                                            "(first at constants[%1])")
+                                 .arg(indexOf("uncertainty_family_ada_training"))});
     }
 
     void builtinThroughOptionsIsTheDefault()

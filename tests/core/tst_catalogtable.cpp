@@ -118,7 +118,9 @@ private slots:
             QCOMPARE(table.families[f].gemm8, parsed.families[f].gemm8);
             QCOMPARE(table.families[f].bandwidth, parsed.families[f].bandwidth);
             QCOMPARE(table.families[f].collective, parsed.families[f].collective);
-            QCOMPARE(table.families[f].uncertaintyThroughput, parsed.families[f].uncertaintyThroughput);
+            QCOMPARE(table.families[f].uncertaintyTraining, parsed.families[f].uncertaintyTraining);
+            QCOMPARE(table.families[f].uncertaintyInference, parsed.families[f].uncertaintyInference);
+            QCOMPARE(table.families[f].uncertaintyMemory, parsed.families[f].uncertaintyMemory);
         }
     }
 };

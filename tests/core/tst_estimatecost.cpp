@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "estimate_cases.h"
+#include "core/estimate/confidence.h"
 
 class TestEstimateCost : public QObject {
     Q_OBJECT
@@ -452,16 +453,32 @@ void TestEstimateCost::uncertaintyWidens()
     const gp::GpuEstimate ampere = gp::estimateOn(s, gpu("nvidia-a100-80gb-sxm"));
     const gp::GpuEstimate amd = gp::estimateOn(s, gpu("amd-mi300x"));
     const gp::GpuEstimate tpu = gp::estimateOn(s, gpu("google-tpu-v5p"));
-    // Distance from measurement (issue #16): the measured family (Hopper) keeps
-    // its band; Ampere and CDNA have published rows and get their leave-one-out
-    // band (CDNA's 24 inference rows: 9.0%, a hair under Hopper's measured
-    // training band, 9.1%); TPU has none and gets the wide band.
+    // Distance from measurement, per kind (issue #16): the measured family
+    // (Hopper) keeps its training band; Ampere has published training rows and
+    // gets their leave-one-out band; CDNA's published rows are all serving rows,
+    // so on a training run it takes the wide band, as TPU (no rows at all) does.
+    const gp::Calibration& c = gp::builtinCalibration();
+    QCOMPARE(hopper.uncertainty.throughput, c.uncertaintyThroughputTraining);
+    QCOMPARE(hopper.uncertainty.throughputSource, gp::BandSource::Measured);
     QVERIFY_LESS(hopper.uncertainty.throughput, ampere.uncertainty.throughput);
-    QCOMPARE(amd.uncertainty.throughput, gp::builtinCalibration().family(gpu("amd-mi300x")).uncertaintyThroughput);
-    QCOMPARE(ampere.uncertainty.throughput, gp::builtinCalibration().family(gpu("nvidia-a100-80gb-sxm")).uncertaintyThroughput);
+    QCOMPARE(ampere.uncertainty.throughput, c.family(gpu("nvidia-a100-80gb-sxm")).uncertaintyTraining);
+    QCOMPARE(ampere.uncertainty.throughputSource, gp::BandSource::Published);
     QVERIFY_LESS(ampere.uncertainty.throughput, tpu.uncertainty.throughput);
-    QVERIFY_LESS(amd.uncertainty.throughput, tpu.uncertainty.throughput);
-    QCOMPARE(tpu.uncertainty.throughput, gp::builtinCalibration().uncertaintyUnmeasuredFamily);
+    if (c.family(gpu("amd-mi300x")).uncertaintyTraining == 0) {
+        QCOMPARE(amd.uncertainty.throughput, c.uncertaintyUnmeasuredFamily);
+        QCOMPARE(amd.uncertainty.throughputSource, gp::BandSource::Unmeasured);
+        QCOMPARE(gp::bandOrigin(amd.uncertainty), std::string("fewer than 3 published training rows for CDNA 3/4"));
+    }
+    QCOMPARE(tpu.uncertainty.throughput, c.uncertaintyUnmeasuredFamily);
+    QCOMPARE(gp::bandOrigin(tpu.uncertainty), std::string("fewer than 3 published training rows for TPU"));
+    // The same MI300X serving: its published serving rows' band.
+    gp::Scenario serve = s;
+    serve.mode = gp::Mode::Inference;
+    const gp::GpuEstimate amdServe = gp::estimateOn(serve, gpu("amd-mi300x"));
+    QVERIFY(c.family(gpu("amd-mi300x")).uncertaintyInference > 0);
+    QCOMPARE(amdServe.uncertainty.throughput, c.family(gpu("amd-mi300x")).uncertaintyInference);
+    QCOMPARE(gp::bandOrigin(amdServe.uncertainty),
+             std::string("the leave-one-out band of the published inference rows of CDNA 3/4"));
     QVERIFY2(anyNoteContains(amd, "AMD") || anyNoteContains(amd, "ROCm"), notesText(amd));
     QVERIFY2(anyNoteContains(tpu, "TPU"), notesText(tpu));
     // Multi-GPU adds communication uncertainty.

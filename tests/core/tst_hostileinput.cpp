@@ -131,9 +131,9 @@ private slots:
         // Versions this program does not know are refused, not used silently.
         for (const char* v : {"99", "\"banana\"", "1.5", "0"}) {
             std::string text = builtin;
-            text.replace(text.find("\"version\": 1"), 12, std::string("\"version\": ") + v);
+            text.replace(text.find("\"version\": 2"), 12, std::string("\"version\": ") + v);
             QCOMPARE(errorText([&] { (void)gp::loadCalibration(text); }),
-                     "version: must be 1 (the only calibration format version this program reads), got " + std::string(v));
+                     "version: must be 1 or 2 (the calibration format versions this program reads), got " + std::string(v));
         }
         // A duplicate "value" would silently use the second.
         std::string dup = builtin;

@@ -412,19 +412,32 @@ private slots:
         QCOMPARE(h100.uncertainty.throughput, c.uncertaintyThroughputTraining);
         const gp::GpuEstimate gaudi = gp::estimateOn(s, gpu("intel-gaudi3"));
         QCOMPARE(gp::archFamily(gpu("intel-gaudi3")), gp::ArchFamily::Gaudi);
-        QCOMPARE(c.families[std::size_t(gp::ArchFamily::Gaudi)].uncertaintyThroughput, 0.0);
+        QCOMPARE(c.families[std::size_t(gp::ArchFamily::Gaudi)].uncertaintyTraining, 0.0);
         QCOMPARE(gaudi.uncertainty.throughput, c.uncertaintyUnmeasuredFamily);
-        QVERIFY(c.uncertaintyUnmeasuredFamily >= 0.35 && c.uncertaintyUnmeasuredFamily <= 0.40);
+        // The spread of the Hopper-fitted constants on the other families' published
+        // rows with every family scale at 1 (calibrate: ln RMS 0.248 on the model as merged in session 11; 0.374 before its serving mechanisms).
+        QVERIFY(c.uncertaintyUnmeasuredFamily >= 0.20 && c.uncertaintyUnmeasuredFamily <= 0.45);
         const bool said = std::any_of(gaudi.notes.begin(), gaudi.notes.end(), [](const std::string& n) {
-            return n.rfind("No published results for Gaudi GPUs were fitted", 0) == 0;
+            return n.rfind("Fewer than 3 published training results for Gaudi GPUs, too few for a band of their own: the speed applies the "
+                           "Hopper-fitted efficiencies", 0) == 0;
         });
         QVERIFY(said);
         const gp::GpuEstimate a100 = gp::estimateOn(s, gpu("nvidia-a100-80gb-sxm"));
-        const double ampere = c.families[std::size_t(gp::ArchFamily::Ampere)].uncertaintyThroughput;
-        QVERIFY(ampere > 0); // A100 rows are published (MosaicML, torchtitan, TensorRT-LLM)
+        const double ampere = c.families[std::size_t(gp::ArchFamily::Ampere)].uncertaintyTraining;
+        QVERIFY(ampere > 0); // A100 training rows are published (MosaicML, torchtitan)
         QCOMPARE(a100.uncertainty.throughput, ampere);
         QVERIFY(std::none_of(a100.notes.begin(), a100.notes.end(),
-                             [](const std::string& n) { return n.rfind("No published results", 0) == 0; }));
+                             [](const std::string& n) { return n.rfind("Fewer than 3 published", 0) == 0; }));
+        // A family with published rows of the other kind only (Ada: serving rows)
+        // takes the wide band on training, and its note says where its scales come from.
+        if (c.families[std::size_t(gp::ArchFamily::Ada)].uncertaintyTraining == 0) {
+            const gp::GpuEstimate l40s = gp::estimateOn(s, gpu("nvidia-l40s"));
+            QCOMPARE(l40s.uncertainty.throughput, c.uncertaintyUnmeasuredFamily);
+            QVERIFY(std::any_of(l40s.notes.begin(), l40s.notes.end(), [](const std::string& n) {
+                return n.rfind("Fewer than 3 published training results for Ada Lovelace GPUs, too few for a band of their own: its speed scales "
+                               "are fitted on its published rows, mostly inference", 0) == 0;
+            }));
+        }
     }
 
     void familyIsReadFromTheArchitectureField()
