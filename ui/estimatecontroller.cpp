@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace gp::ui {
@@ -239,17 +240,17 @@ std::optional<double> costAtConfidence(const gp::GpuEstimate& r, double confiden
     return speedDriven ? *c * gp::quantileFactor(r.uncertainty.throughput, std::max(0.5, confidence)) : *c;
 }
 
-int recommendedIndex(const gp::Estimate& e)
+namespace {
+
+/// The cheapest option at the confidence after `except` (as recommendedIndex
+/// ranks), -1 when there is none.
+int bestIndexExcept(const gp::Estimate& e, int except)
 {
-    // As the planner ranks (issue #16): the options sure enough at the
-    // confidence first, each on the cost it stays under with that probability;
-    // one that meets the targets at its point estimate but is less sure still
-    // comes after them (its "How sure" says so).
     int best = -1;
     std::pair<bool, double> bestKey{true, 0};
     for (std::size_t i = 0; i < e.results.size(); ++i) {
         const auto& r = e.results[i];
-        if (!r.fits || !r.meetsTargets)
+        if (static_cast<int>(i) == except || !r.fits || !r.meetsTargets)
             continue;
         const auto c = costAtConfidence(r, e.confidence);
         if (!c)
@@ -261,6 +262,38 @@ int recommendedIndex(const gp::Estimate& e)
         }
     }
     return best;
+}
+
+} // namespace
+
+int recommendedIndex(const gp::Estimate& e)
+{
+    return bestIndexExcept(e, -1);
+}
+
+QString withinNoiseText(const gp::Estimate& e, const QString& currency)
+{
+    // Issue #16: where #1 wins by less than its own speed band, say so, as the
+    // planner does ("within noise of #2").
+    const int first = recommendedIndex(e);
+    if (first < 0)
+        return QString();
+    const int second = bestIndexExcept(e, first);
+    if (second < 0)
+        return QString();
+    const auto& a = e.results[static_cast<std::size_t>(first)];
+    const auto& b = e.results[static_cast<std::size_t>(second)];
+    const auto ca = costAtConfidence(a, e.confidence);
+    const auto cb = costAtConfidence(b, e.confidence);
+    if (!ca || !cb || !(*ca > 0) || a.uncertainty.throughput <= 0)
+        return QString();
+    if (!(std::log(*cb / *ca) < a.uncertainty.throughput))
+        return QString();
+    return QObject::tr("Within noise of %1x %2 (%3 at %4% confidence, against %5): the margin is less than this "
+                       "estimate's +/-%6 speed uncertainty.")
+        .arg(QString::number(b.count), QString::fromStdString(b.gpuName), formatMoney(*cb, currency),
+             formatNumber(e.confidence * 100, 3), formatMoney(*ca, currency),
+             formatNumber(a.uncertainty.throughput * 100, 2) + QStringLiteral("%"));
 }
 
 QString recommendationText(const gp::Estimate& e, const QString& currency)
@@ -298,7 +331,11 @@ QString recommendationText(const gp::Estimate& e, const QString& currency)
                        "GPU. How sure: %7.")
         .arg(QString::number(r.count), QString::fromStdString(r.gpuName), QString::number(fitting), what,
              formatNumber(gp::units::bytesToGiB(r.memory.total()), 3),
-             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3), confidenceText(r, targets), ranked);
+             formatNumber(gp::units::bytesToGiB(r.capacityBytes), 3), confidenceText(r, targets), ranked) +
+           [&] {
+               const QString noise = withinNoiseText(e, currency);
+               return noise.isEmpty() ? QString() : QStringLiteral(" ") + noise;
+           }();
 }
 
 std::optional<GpuChoice> rentBuyChoice(const gp::Estimate& e, const gp::Scenario& s, const gp::Catalog& catalog)

@@ -88,6 +88,10 @@ int recommendedIndex(const gp::Estimate& e);
 std::optional<double> costAtConfidence(const gp::GpuEstimate& r, double confidence);
 /// One sentence saying why that GPU is recommended.
 QString recommendationText(const gp::Estimate& e, const QString& currency = QStringLiteral("$"));
+/// "Within noise of 1x GH200 ($14.33 at 90% confidence, against $13.42): ..." when
+/// the recommendation's runner-up at the confidence is closer than the
+/// recommendation's own speed band (issue #16); "" otherwise.
+QString withinNoiseText(const gp::Estimate& e, const QString& currency = QStringLiteral("$"));
 
 /// The comparable cost of one result: cost to train (USD), USD per million
 /// tokens, or USD/h when neither applies. Unset when unknown.

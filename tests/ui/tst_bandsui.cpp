@@ -82,6 +82,11 @@ private slots:
         QVERIFY2(first.contains(QStringLiteral("speed +/-25%: fewer than 3 published training rows for CDNA 3/4; "
                                                "memory +/-")),
                  qPrintable(first));
+        // ... and that it wins by less than its band: ln(14.33 / 13.42) = 0.066 < 0.248.
+        QVERIFY2(first.contains(QStringLiteral("Within noise of 1x GH200 Grace Hopper (GPU side, 96GB HBM3) ($14.3")),
+                 qPrintable(first));
+        QVERIFY2(first.contains(QStringLiteral("the margin is less than this estimate's +/-25% speed uncertainty.")),
+                 qPrintable(first));
         // The MI300X row says where its band comes from.
         ResultsTableModel* model = w.resultsPage()->model();
         const int amdRow = model->rowOf(QStringLiteral("amd-mi300x"));
