@@ -64,6 +64,31 @@ bool endsWith(const std::string& s, const std::string& tail)
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+/// Llama 3.1 70B in FP8 served to 16 users of 128 + 2048 tokens (every user's
+/// KV fits, ~16 decoding), on `count` x `gpuId` at pipeline depth `pp`: the time
+/// per output token that 0.1 ms more of the host constant `id` per sequence adds.
+double tpotAddedBy(const char* id, double floor, const char* gpuId, int count, int pp)
+{
+    gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
+    s.runtime = gp::Runtime::Serving;
+    s.inference.precision = gp::InferPrecision::FP8;
+    s.inference.batch = 16;
+    s.inference.promptTokens = 128;
+    s.inference.outputTokens = 2048;
+    s.hardware.count = count;
+    s.hardware.pp = pp;
+    gp::Calibration lo = gp::builtinCalibration();
+    gp::Calibration hi = lo;
+    lo.set(id, floor);
+    hi.set(id, 1e-4 + floor);
+    const gp::EstimateOptions o;
+    const gp::GpuEstimate a = gp::estimateOn(s, gpu(gpuId), o, lo);
+    const gp::GpuEstimate b = gp::estimateOn(s, gpu(gpuId), o, hi);
+    if (!a.inference->admitted || *a.inference->admitted < 16)
+        qFatal("%s: not every user's KV fits", gpuId);
+    return *b.inference->tpotMs - *a.inference->tpotMs;
+}
+
 } // namespace
 
 class TestPerfModel : public QObject {
@@ -349,31 +374,9 @@ private slots:
         // keep ~16 decoding (a prompt is 1/2048 of a request's steps, and its
         // prefill ~1% of a step's time): 0.1 ms per sequence adds 16 x 0.1 = 1.6 ms
         // to the time per output token; with pp 1 it adds nothing.
-        gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
-        s.runtime = gp::Runtime::Serving;
-        s.inference.precision = gp::InferPrecision::FP8;
-        s.inference.batch = 16;
-        s.inference.promptTokens = 128;
-        s.inference.outputTokens = 2048;
-        s.hardware.count = 2;
-        s.hardware.pp = 2;
-        gp::Calibration lo = gp::builtinCalibration();
-        gp::Calibration hi = lo;
-        lo.set("serving_pp_host_s_per_seq", 1e-7);
-        hi.set("serving_pp_host_s_per_seq", 1e-4 + 1e-7);
-        const gp::EstimateOptions o;
-        const gp::GpuEstimate a = gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, lo);
-        const gp::GpuEstimate b = gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, hi);
-        QVERIFY(a.inference->admitted && *a.inference->admitted >= 16); // every user's KV fits: none waits
-        const double extra = *b.inference->tpotMs - *a.inference->tpotMs;
+        const double extra = tpotAddedBy("serving_pp_host_s_per_seq", 1e-7, "nvidia-h100-sxm", 2, 2);
         QVERIFY2(std::fabs(extra - 1.6) < 0.03 * 1.6, qPrintable(QString::number(extra)));
-        gp::Scenario one = s;
-        one.hardware.count = 1;
-        one.hardware.pp = 1;
-        one.inference.precision = gp::InferPrecision::FP8;
-        const gp::GpuEstimate a1 = gp::estimateOn(one, gpu("nvidia-h200-sxm"), o, lo);
-        const gp::GpuEstimate b1 = gp::estimateOn(one, gpu("nvidia-h200-sxm"), o, hi);
-        QCOMPARE(*b1.inference->tpotMs, *a1.inference->tpotMs);
+        QCOMPARE(tpotAddedBy("serving_pp_host_s_per_seq", 1e-7, "nvidia-h200-sxm", 1, 1), 0.0);
     }
 
     void servingStepCostsHostTimePerSequence()
@@ -383,21 +386,7 @@ private slots:
         // the GPU's: serving_step_s_per_seq x the sequences decoding lengthens
         // every step. 16 users of 128 + 2048 tokens on one H200 keep ~16
         // decoding: 0.1 ms per sequence adds 16 x 0.1 = 1.6 ms per output token.
-        gp::Scenario s = scenario("llama-3.1-70b", gp::Mode::Inference);
-        s.runtime = gp::Runtime::Serving;
-        s.inference.precision = gp::InferPrecision::FP8;
-        s.inference.batch = 16;
-        s.inference.promptTokens = 128;
-        s.inference.outputTokens = 2048;
-        gp::Calibration lo = gp::builtinCalibration();
-        gp::Calibration hi = lo;
-        lo.set("serving_step_s_per_seq", 1e-8);
-        hi.set("serving_step_s_per_seq", 1e-4 + 1e-8);
-        const gp::EstimateOptions o;
-        const gp::GpuEstimate a = gp::estimateOn(s, gpu("nvidia-h200-sxm"), o, lo);
-        const gp::GpuEstimate b = gp::estimateOn(s, gpu("nvidia-h200-sxm"), o, hi);
-        QVERIFY(a.inference->admitted && *a.inference->admitted >= 16);
-        const double extra = *b.inference->tpotMs - *a.inference->tpotMs;
+        const double extra = tpotAddedBy("serving_step_s_per_seq", 1e-8, "nvidia-h200-sxm", 1, 1);
         QVERIFY2(std::fabs(extra - 1.6) < 0.03 * 1.6, qPrintable(QString::number(extra)));
     }
 
