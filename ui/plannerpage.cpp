@@ -403,9 +403,12 @@ void PlannerPage::showPlan()
     m_chart->setChart(charts::buildPlanChart(plan, charts::ChartOptions{m_currency, false, charts::kMaxGpus}));
 
     QString alt;
-    for (const auto& a : plan.alternatives)
+    for (const auto& a : plan.alternatives) {
+        // The GPU's name as the table shows it (its catalog id where the catalog lacks it).
+        const gp::Gpu* g = m_controller->estimates()->catalog().find(a.gpu);
         alt += QStringLiteral("<p style='margin-bottom:4px'><b>%1</b>: %2</p>")
-                   .arg(htmlEscape(QString::fromStdString(a.gpu)), htmlEscape(QString::fromStdString(a.why)));
+                   .arg(htmlEscape(QString::fromStdString(g ? g->name : a.gpu)), htmlEscape(QString::fromStdString(a.why)));
+    }
     if (plan.alternatives.empty() && m_controller->hasResult())
         alt = m_controller->scope() == PlanController::Scope::Scenario && !m_controller->plannedScenario().hardware.gpus.empty()
                   ? tr("<i>Only the scenario's ticked GPUs were searched; search the whole catalog to see how the "

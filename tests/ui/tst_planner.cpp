@@ -169,8 +169,13 @@ private slots:
 
         // Alternatives and notes are shown.
         const QString alternatives = page.alternativesView()->toPlainText();
-        for (const auto& a : direct.alternatives)
+        for (const auto& a : direct.alternatives) {
             QVERIFY(alternatives.contains(QString::fromStdString(a.why)));
+            // Named as the table names GPUs, not by catalog id.
+            const gp::Gpu* g = gp::Catalog::builtin().find(a.gpu);
+            QVERIFY(g);
+            QVERIFY2(alternatives.contains(QString::fromStdString(g->name) + QStringLiteral(": ")), g->name.c_str());
+        }
         QVERIFY(!alternatives.isEmpty());
         QVERIFY(!page.notesLabel()->text().isEmpty());
     }
