@@ -49,6 +49,10 @@ struct ValidationCase {
     /// Appends the record's rows (predicted with options.calibration) to `rows`.
     std::function<void(const EstimateOptions& options, std::vector<ValidationRow>& rows)> predict;
     bool training = false; // a training run: its throughput rows whose metric does not say (images/s) take the training band
+    /// An FP8 training run: its GEMMs run at the 8-bit rate, and the 16-bit rate
+    /// only touches its side terms (bf16 attention, norms): a family's 16-bit
+    /// GEMM scale is not fitted on it (core/fit/fitproblem.h, influenced).
+    bool fp8Training = false;
 };
 
 /// The band a row of `c` counts towards (core/calibration: BandKind): memory for

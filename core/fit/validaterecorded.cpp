@@ -66,6 +66,7 @@ void addRecordedRun(const json& r, const Catalog& catalog, ValidationSet& set)
     const json m = r["measured"];
     s.name = name;
     ValidationCase c{name, gpu.id, familyOf(s.model), archFamilyId(archFamily(gpu)), false, {}, s.mode == Mode::Training};
+    c.fp8Training = s.mode == Mode::Training && s.training.precision == TrainPrecision::FP8;
     auto row = [name, gid = gpu.id](std::vector<ValidationRow>& rows, const char* metric, double predicted, double measured) {
         if (measured > 0 && std::isfinite(measured) && std::isfinite(predicted))
             rows.push_back({name, gid, metric, predicted, measured});

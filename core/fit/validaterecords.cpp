@@ -76,6 +76,7 @@ std::string familyOf(const Scenario& s)
 void addCase(ValidationSet& set, const Scenario& s, const Gpu& gpu, Score score)
 {
     ValidationCase c{s.name, gpu.id, familyOf(s), archFamilyId(archFamily(gpu)), false, {}, s.mode == Mode::Training};
+    c.fp8Training = s.mode == Mode::Training && s.training.precision == TrainPrecision::FP8;
     c.predict = [s, gpu, score = std::move(score)](const EstimateOptions& o, Rows& rows) {
         const GpuEstimate e = estimateOn(s, gpu, o);
         score(e, [&](const char* metric, double predicted, double measured) {
