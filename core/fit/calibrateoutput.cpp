@@ -98,8 +98,8 @@ std::string calibrationFitToJson(const CalibrationFit& fit, const std::vector<st
             fittedOn = "calibrate: least squares on log error over the " + std::to_string(f->rows) +
                        " scored rows of the " + std::to_string(f->records) + " records it moves";
         else if (f && fittedOn.rfind("calibrate: ", 0) == 0)
-            fittedOn = "calibrate: not fitted (no record moves it measurably, or fewer than 3 of its family's); kept at "
-                       "its start value";
+            fittedOn = "calibrate: not fitted (no record moves it measurably, or fewer than 3 of its family's; a "
+                       "16-bit scale counts its family's 16-bit runs only); kept at its start value";
         if (const std::string n = note(fit, e.id); !n.empty() && n.rfind("kept", 0) != 0)
             fittedOn = "calibrate: " + n;
         out << "    {\"id\": " << quoted(e.id) << ", \"value\": " << shortest(e.value) << ", \"unit\": " << quoted(e.unit)

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -127,8 +128,8 @@ private slots:
 
     void fitIsSummarized()
     {
-        QCOMPARE(m_fit.records, 494); // 107 measured records + the published rows the catalog maps + 1 MLPerf ratio
-        QCOMPARE(m_fit.rows, 619);
+        QCOMPARE(m_fit.records, 496); // 107 measured records + the published rows the catalog maps + 1 MLPerf ratio
+        QCOMPARE(m_fit.rows, 621);
         QVERIFY(m_fit.objectiveEnd <= m_fit.objectiveStart * (1 + 1e-4)); // converged: a refit neither gains nor loses
         // A constant that moves no shipped record (eager decode: no eager decode
         // run was measured) keeps its value and says so.
@@ -305,6 +306,38 @@ private slots:
             QCOMPARE(k.gemm16 * k.gemm8 * k.bandwidth * k.collective, 1.0);
             QCOMPARE(k.uncertaintyTraining + k.uncertaintyInference + k.uncertaintyMemory, 0.0);
         }
+    }
+
+    void sixteenBitScaleFitsOnSixteenBitRunsOnly()
+    {
+        // CDNA's published training runs are all FP8 (MLPerf Training v5.1:
+        // amd-mlperf-training.json, amd-training.json). A x1.5 nudge of its 16-bit
+        // scale still moves each of them (their bf16 attention), and there are 3
+        // or more, yet the fit leaves the scale at 1 with no record: the 16-bit
+        // rate of a family is fitted on its 16-bit runs, never through the side
+        // term of an FP8 run (it took the scale to its bound 2.5 before).
+        const gp::Calibration& builtin = gp::builtinCalibration();
+        gp::Calibration nudged = builtin;
+        QVERIFY(nudged.set("family_cdna_gemm16_scale", builtin.find("family_cdna_gemm16_scale")->value * 1.5));
+        const gp::ValidationReport base = gp::predictSet(m_set, &builtin);
+        const gp::ValidationReport moved = gp::predictSet(m_set, &nudged);
+        QCOMPARE(moved.rows.size(), base.rows.size());
+        std::set<int> fp8Moved;
+        for (std::size_t i = 0; i < base.rows.size(); ++i) {
+            const gp::ValidationCase& c = m_set.cases[std::size_t(base.rows[i].caseIndex)];
+            if (c.archFamily == "cdna" && c.training) {
+                QVERIFY2(c.fp8Training, c.record.c_str());
+                if (moved.rows[i].predicted != base.rows[i].predicted)
+                    fp8Moved.insert(base.rows[i].caseIndex);
+            }
+        }
+        QVERIFY(fp8Moved.size() >= 3);
+        for (const auto& f : m_fit.fitted)
+            if (f.id == "family_cdna_gemm16_scale") {
+                QCOMPARE(f.records, 0);
+                QCOMPARE(f.value, 1.0);
+            }
+        QCOMPARE(builtin.families[std::size_t(gp::ArchFamily::Cdna)].gemm16, 1.0);
     }
 
     void familyBandIsItsRowsLeaveOneOutResidual()
