@@ -99,14 +99,10 @@ void readNemotronH(Keys& k, KeyNames& keys, ModelArch& m)
             }
         }
     }
-    Defaults d;
-    d.vocab = 131072;
-    d.hidden = 4096;
-    d.ffn = 21504;
-    d.heads = 32;
-    d.kvHeads = 8;
-    d.headDim = 128;
-    d.maxPositions = 4096;
+    Defaults d{
+        .vocab = 131072, .hidden = 4096, .ffn = 21504, .heads = 32, .kvHeads = 8, .headDim = 128,
+        .maxPositions = 4096
+    };
     if (!k.has("num_hidden_layers") && !pattern.empty())
         d.layers = std::int64_t(pattern.size()); // the block list sets the depth
     // Older configs name the attention head width attention_head_dim.

@@ -208,15 +208,10 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
         keys.experts = "num_experts";
         keys.expertFfn = "moe_intermediate_size";
         // Qwen3NextConfig (transformers 008e5743): defaults for what config.json leaves out.
-        Defaults d;
-        d.vocab = 151936;
-        d.hidden = 2048;
-        d.ffn = 5632;
-        d.layers = 48;
-        d.heads = 16;
-        d.kvHeads = 2;
-        d.headDim = 256;
-        d.maxPositions = 32768;
+        Defaults d{
+            .vocab = 151936, .hidden = 2048, .ffn = 5632, .layers = 48, .heads = 16, .kvHeads = 2, .headDim = 256,
+            .maxPositions = 32768
+        };
         readLlamaLike(k, m, d);
         m.moe.experts = toInt(classDefault(k, m, "num_experts", 512, 1, kMaxExperts));
         m.moe.active = toInt(classDefault(k, m, "num_experts_per_tok", 10, 1, kMaxExperts));
@@ -369,14 +364,10 @@ void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys
         // modeling code takes getattr(config, "head_dim", hidden // heads).
         keys.experts = "n_routed_experts";
         keys.expertFfn = "moe_intermediate_size";
-        Defaults d;
-        d.vocab = 151552;
-        d.hidden = 4096;
-        d.ffn = 10944;
-        d.layers = 46;
-        d.heads = 96;
-        d.kvHeads = 8;
-        d.maxPositions = 131072;
+        Defaults d{
+            .vocab = 151552, .hidden = 4096, .ffn = 10944, .layers = 46, .heads = 96, .kvHeads = 8,
+            .maxPositions = 131072
+        };
         readLlamaLike(k, m, d);
         auto dflt = [&](const char* key, std::int64_t fb, std::int64_t lo, std::int64_t hi) {
             return classDefault(k, m, key, fb, lo, hi);

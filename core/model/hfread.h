@@ -69,7 +69,7 @@ struct Keys {
 /// Defaults of a configuration class for keys its config.json may leave out
 /// (Gemma3TextConfig writes only what differs from them).
 struct Defaults {
-    std::optional<std::int64_t> vocab, hidden, ffn, layers, heads, kvHeads, headDim, maxPositions;
+    std::optional<std::int64_t> vocab{}, hidden{}, ffn{}, layers{}, heads{}, kvHeads{}, headDim{}, maxPositions{};
     bool tied = false;
 };
 
