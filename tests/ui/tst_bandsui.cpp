@@ -8,6 +8,8 @@
 //     CDNA's training band (4 published MLPerf FP8 training rows), ahead of 1x
 //     GH200 at $12.76 x exp(0.0909 x 1.2816) = $14.34 by less than its band;
 //   Planner: 4x RTX 3080, speed +/-22% (Ampere's published training rows, widened for 4 GPUs).
+#include "window_fixture.h"
+
 #include "ui/estimatecontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/plancontroller.h"
@@ -46,24 +48,16 @@ QString labelWith(QWidget* page, const QString& part)
 
 } // namespace
 
-class TestBandsUi : public QObject {
+class TestBandsUi : public QObject, protected WindowFixture {
     Q_OBJECT
 
-private:
-    std::unique_ptr<QTemporaryDir> m_dir;
-
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        m_dir = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_dir->isValid());
-        qputenv("GPUPLANNER_CATALOG_OVERLAY", m_dir->filePath(QStringLiteral("no-overlay.json")).toUtf8());
-    }
+    void initTestCase() { setUpWindowTests(); }
 
     void firstScreenPlannerAndReportSayWhereTheBandComesFrom()
     {
-        MainWindow w(std::make_unique<Settings>(m_dir->filePath(QStringLiteral("s.ini"))));
+        const std::unique_ptr<MainWindow> window = makeWindow();
+        MainWindow& w = *window;
         w.show();
         EstimateController* estimates = w.resultsPage()->controller();
         QTRY_VERIFY_WITH_TIMEOUT(!estimates->estimate().results.empty(), 5000);
