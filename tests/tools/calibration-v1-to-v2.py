@@ -11,6 +11,7 @@ follow. For merging a branch that still writes version 1 into this one:
     /work/fastbuild.sh && tests/tools/update-calibration.sh build/fast/app/gpuplanner-cli
 """
 import json
+import os
 import re
 import sys
 
@@ -72,7 +73,18 @@ def main(path):
     text = re.sub(r'"counts": \{[^}]*\}', '"counts": {' + ", ".join(f'"{k}": {counts[k]}' for k in sorted(counts)) + "}",
                   text, count=1)
     json.loads(text)
-    open(path, "w").write(text)
+    # Atomic: the old table stays whole if the write fails (full disk, no permission).
+    part = path + ".part"
+    try:
+        with open(part, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, path)
+    except OSError as e:
+        if os.path.exists(part):
+            os.remove(part)
+        sys.exit(f"{path}: not written ({e.strerror}); the old table is kept")
     print(f"{path}: version 2, {len(converted['constants'])} constants")
 
 
