@@ -193,7 +193,20 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
             p.notes.push_back("Serving engine: TTFT is one new request's prompt, prefilled in chunks beside the decode "
                               "of the other running sequences; TPOT includes the batch's prefill interleaved with decode "
                               "(continuous batching); memory is what the engine needs (paged KV cache), not what "
-                              "gpu_memory_utilization preallocates.");
+                              "gpu_memory_utilization preallocates. Speeds are a tuned engine's (TensorRT-LLM, or "
+                              "vLLM/SGLang as MLPerf submitters tune them).");
+        // Serving speeds stand for a tuned engine (TensorRT-LLM, or vLLM/SGLang as MLPerf submitters
+        // tune them). Where the published rows show that a stock vLLM container reaches less
+        // (the family's fitted vllm_stock_scale, below 1), the user is told how much less.
+        if (p.serving && s.model.isLanguageModel()) {
+            const double stock = p.cal->family(gpu).vllmStock;
+            if (stock < 0.995)
+                p.notes.push_back("Serving speed is that of a tuned engine (TensorRT-LLM, or vLLM/SGLang tuned as in "
+                                  "MLPerf submissions). The published offline runs of stock vLLM containers on " +
+                                  std::string(archFamilyLabel(archFamily(gpu))) + " reached " + fmt(stock, 2) +
+                                  "x of it: with a stock vLLM image, expect about " + fmt(stock, 2) +
+                                  "x these tokens/s.");
+        }
     }
     if (gpu.isTpu())
         p.notes.push_back("TPU: estimated with the same roofline model (JAX/XLA, no CUDA context); calibration runs were "

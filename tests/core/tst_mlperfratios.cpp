@@ -9,6 +9,8 @@
 #include "core/fit/validate.h"
 #include "core/fit/validatemlperf.h"
 #include "core/hardware/catalog.h"
+#include "core/model/presets.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>
@@ -146,6 +148,35 @@ private slots:
         // stock vLLM's 0.464 of TensorRT-LLM on H200 (amd-engines.json) and 1.
         const double share = gp::builtinCalibration().find("family_cdna_vllm_stock_scale")->value;
         QVERIFY(share > 16229.0 / 34988.2 && share < 1.0);
+    }
+
+    void servingEstimateSaysWhatAStockVllmReaches()
+    {
+        // Estimates stand for a tuned engine; where the family's fitted stock-vLLM share is
+        // below 1 (CDNA), a serving estimate says how much of it a stock vLLM image reaches.
+        gp::Scenario s;
+        s.model = *gp::findPreset("llama-3.1-70b");
+        s.mode = gp::Mode::Inference;
+        s.runtime = gp::Runtime::Serving;
+        s.inference.precision = gp::InferPrecision::FP8;
+        s.inference.batch = 64;
+        const gp::Catalog& cat = gp::Catalog::builtin();
+        auto stockNote = [&](const char* gpu, const gp::Calibration& cal) {
+            gp::EstimateOptions o{false};
+            o.calibration = &cal;
+            for (const std::string& n : gp::estimateOn(s, *cat.find(gpu), o, cal).notes)
+                if (n.find("stock vLLM") != std::string::npos)
+                    return n;
+            return std::string();
+        };
+        gp::Calibration cal = gp::builtinCalibration();
+        QVERIFY(cal.set("family_cdna_vllm_stock_scale", 0.7047));
+        const std::string n = stockNote("amd-mi300x", cal);
+        QVERIFY2(n.find("on CDNA 3/4 reached 0.7x of it") != std::string::npos, n.c_str());
+        QVERIFY(n.find("expect about 0.7x these tokens/s") != std::string::npos);
+        QVERIFY(stockNote("nvidia-h100-sxm", cal).empty()); // Hopper's share is 1: no note
+        QVERIFY(cal.set("family_cdna_vllm_stock_scale", 1.0));
+        QVERIFY(stockNote("amd-mi300x", cal).empty());
     }
 
     void mlperfLoraThroughputIsAnFp8CdnaRow()
