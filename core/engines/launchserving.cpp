@@ -52,6 +52,47 @@ Cmd serverFlags(Cmd& c, const Serving& s, const ServerFlagNames& n, const std::s
     return c;
 }
 
+/// What vLLM and SGLang write for a weight precision other than 16 bits: the
+/// --quantization word and the note that says which checkpoint it loads. An engine
+/// with no INT8 word (vLLM) refuses INT8 with its own reason.
+struct QuantWords {
+    const char* model;      // how the note names the model flag ("the model", "--model-path")
+    const char* int8;       // --quantization for a W8A8 INT8 checkpoint, or nullptr
+    const char* int8Refusal; // why INT8 is refused when int8 is nullptr
+    const char* fp4Source;  // " (TensorRT Model Optimizer)" or ""
+    bool int4NamesModel;    // the INT4 note names the model whose AWQ checkpoint to use
+};
+
+constexpr QuantWords kVllmQuant{"the model", nullptr,
+                                "vLLM has no INT8 weight quantization of a 16-bit checkpoint at load time; serve a W8A8 "
+                                "INT8 checkpoint (llm-compressor), whose config.json selects the kernels, or plan with fp8",
+                                " (TensorRT Model Optimizer)", true};
+constexpr QuantWords kSglangQuant{"--model-path", "w8a8_int8", nullptr, "", false};
+
+std::string quantization(Serving& s, const EngineSpec& spec, const QuantWords& w)
+{
+    const LaunchTarget& t = s.t;
+    const std::string point = std::string("; point ") + w.model + " at ";
+    switch (t.scenario.inference.precision) {
+    case InferPrecision::FP8: return "fp8";
+    case InferPrecision::INT4:
+        s.notes.push_back("INT4: --quantization awq loads an AWQ INT4 checkpoint" + point +
+                          (w.int4NamesModel ? "one of " + t.scenario.model.name + "." : std::string("one.")));
+        return "awq";
+    case InferPrecision::INT8:
+        if (!w.int8)
+            refuse(spec.id, w.int8Refusal);
+        s.notes.push_back(std::string("INT8: --quantization ") + w.int8 + " loads a W8A8 INT8 checkpoint" + point + "one.");
+        return w.int8;
+    case InferPrecision::FP4:
+        requireNvfp4(t, spec);
+        s.notes.push_back(std::string("FP4: --quantization modelopt_fp4 loads an NVFP4 checkpoint") + w.fp4Source + point +
+                          "one.");
+        return "modelopt_fp4";
+    default: return {};
+    }
+}
+
 } // namespace
 
 // ---------------------------------------------------------------- vLLM
@@ -60,24 +101,7 @@ LaunchFiles writeVllm(const LaunchTarget& t0, const EngineSpec& spec, const Cali
 {
     Serving s = prepareServing(t0, spec, cal);
     const LaunchTarget& t = s.t;
-    const InferPrecision prec = t.scenario.inference.precision;
-    std::string quant;
-    switch (prec) {
-    case InferPrecision::FP8: quant = "fp8"; break;
-    case InferPrecision::INT4:
-        quant = "awq";
-        s.notes.push_back("INT4: --quantization awq loads an AWQ INT4 checkpoint; point the model at one of " + t.scenario.model.name + ".");
-        break;
-    case InferPrecision::INT8:
-        refuse(spec.id, "vLLM has no INT8 weight quantization of a 16-bit checkpoint at load time; serve a W8A8 INT8 "
-                        "checkpoint (llm-compressor), whose config.json selects the kernels, or plan with fp8");
-    case InferPrecision::FP4:
-        requireNvfp4(t, spec);
-        quant = "modelopt_fp4";
-        s.notes.push_back("FP4: --quantization modelopt_fp4 loads an NVFP4 checkpoint (TensorRT Model Optimizer); point the model at one.");
-        break;
-    default: break;
-    }
+    const std::string quant = quantization(s, spec, kVllmQuant);
     const std::string kvDtype =
         kvCacheDtype(s, spec, "fp8", "vLLM has no INT8 KV cache (--kv-cache-dtype: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, ...); use kv_precision fp8",
                      "vLLM has no 4-bit KV cache; use kv_precision fp8 or bf16");
@@ -110,25 +134,7 @@ LaunchFiles writeSglang(const LaunchTarget& t0, const EngineSpec& spec, const Ca
 {
     Serving s = prepareServing(t0, spec, cal);
     const LaunchTarget& t = s.t;
-    const InferPrecision prec = t.scenario.inference.precision;
-    std::string quant;
-    switch (prec) {
-    case InferPrecision::FP8: quant = "fp8"; break;
-    case InferPrecision::INT4:
-        quant = "awq";
-        s.notes.push_back("INT4: --quantization awq loads an AWQ INT4 checkpoint; point --model-path at one.");
-        break;
-    case InferPrecision::INT8:
-        quant = "w8a8_int8";
-        s.notes.push_back("INT8: --quantization w8a8_int8 loads a W8A8 INT8 checkpoint; point --model-path at one.");
-        break;
-    case InferPrecision::FP4:
-        requireNvfp4(t, spec);
-        quant = "modelopt_fp4";
-        s.notes.push_back("FP4: --quantization modelopt_fp4 loads an NVFP4 checkpoint; point --model-path at one.");
-        break;
-    default: break;
-    }
+    const std::string quant = quantization(s, spec, kSglangQuant);
     const std::string kvDtype =
         kvCacheDtype(s, spec, "fp8_e4m3", "SGLang has no INT8 KV cache (--kv-cache-dtype: auto, fp8_e5m2, fp8_e4m3, bf16, ...); use kv_precision fp8",
                      "SGLang's 4-bit KV cache (fp4_e2m1) is for MXFP4 models only; use kv_precision fp8 or bf16");

@@ -15,6 +15,12 @@
 
 #include <filesystem>
 
+// A launch run and the serve.sh it wrote (empty when it failed).
+struct Served {
+    Result result;
+    std::string script;
+};
+
 class TestCliLaunch : public QObject, protected gp::test::TempFiles {
     Q_OBJECT
 
@@ -242,6 +248,54 @@ private slots:
         }
         checkServing(example("llama31-70b-serve-targets"), amdRank, "vllm");
         checkServing(example("llama31-70b-serve-targets"), amdRank, "sglang");
+    }
+
+    void quantizedWeightsNameTheirCheckpoint()
+    {
+        // Llama 3.1 8B on one H100: each engine's --quantization word and the note that
+        // says which checkpoint it loads; vLLM refuses INT8 (no load-time W8A8 of a 16-bit checkpoint).
+        auto scenario = [&](const char* precision) {
+            const std::string file = path(std::string("q-") + precision + ".gpuplan.json");
+            nlohmann::json j = nlohmann::json::parse(R"({"format":"gpuplanner-scenario","version":1,"name":"8B quantized",
+              "model":{"preset":"llama-3.1-8b"},
+              "workload":{"mode":"inference","runtime":"serving","inference":{"batch":8,"prompt_tokens":512,"output_tokens":128}},
+              "hardware":{"gpus":["nvidia-h100-sxm"],"count":1}})");
+            j["workload"]["inference"]["precision"] = precision;
+            std::ofstream(file) << j.dump();
+            return file;
+        };
+        auto serve = [&](const char* precision, const char* engine) {
+            const std::string dir = path(std::string("q-") + precision + "-" + engine);
+            const Result r = runCli({"launch", scenario(precision), "--option", "0", "--for", engine, "-o", dir});
+            return Served{r, r.code == 0 ? readFile(dir + "/serve.sh") : std::string()};
+        };
+        const Served v4s = serve("int4", "vllm");
+        const Result& v4 = v4s.result;
+        const std::string& vllm4 = v4s.script;
+        QVERIFY2(v4.code == 0, describe(v4));
+        QVERIFY(vllm4.find("--quantization awq") != std::string::npos);
+        QVERIFY2(vllm4.find("INT4: --quantization awq loads an AWQ INT4 checkpoint; point the model at one of ") !=
+                     std::string::npos, vllm4.c_str());
+        const Served s4s = serve("int4", "sglang");
+        const Result& s4 = s4s.result;
+        const std::string& sglang4 = s4s.script;
+        QVERIFY2(s4.code == 0, describe(s4));
+        QVERIFY(sglang4.find("INT4: --quantization awq loads an AWQ INT4 checkpoint; point --model-path at one.") !=
+                std::string::npos);
+        const Served s8s = serve("int8", "sglang");
+        const Result& s8 = s8s.result;
+        const std::string& sglang8 = s8s.script;
+        QVERIFY2(s8.code == 0, describe(s8));
+        QVERIFY(sglang8.find("--quantization w8a8_int8") != std::string::npos);
+        QVERIFY(sglang8.find("INT8: --quantization w8a8_int8 loads a W8A8 INT8 checkpoint; point --model-path at one.") !=
+                std::string::npos);
+        const Served v8s = serve("int8", "vllm");
+        const Result& v8 = v8s.result;
+        const std::string& vllm8 = v8s.script;
+        QCOMPARE(v8.code, 2);
+        QVERIFY2(v8.err.find("vLLM has no INT8 weight quantization of a 16-bit checkpoint at load time") != std::string::npos,
+                 describe(v8));
+        QVERIFY(vllm8.empty());
     }
 
     void vllmHeaderIsComputedTheWayVllmDoes()
