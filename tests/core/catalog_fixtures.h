@@ -2,6 +2,7 @@
 // Helpers for the catalog tests (tst_catalog, tst_catalogoverlay): the metatypes
 // of the data-driven columns, a built-in GPU by id, a complete custom entry to
 // mutate, and expectInputError.
+#include "tests/common/builtingpu.h"
 #include "tests/common/expecterror.h"
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
@@ -12,14 +13,6 @@
 
 Q_DECLARE_METATYPE(gp::DType)
 Q_DECLARE_METATYPE(gp::Tier)
-
-inline const gp::Gpu& builtinGpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("built-in catalog lacks %s", id);
-    return *g;
-}
 
 /// A complete entry for a GPU that is not in the reference; tests mutate copies of it.
 inline const std::string kCustomEntry = R"({

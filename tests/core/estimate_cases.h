@@ -3,6 +3,7 @@
 // tst_estimatecost): Llama 3.1 8B and ResNet-50 counted by hand, a catalog
 // lookup that stops the test on an unknown id, scenario builders, relative
 // comparisons, the estimate's notes and a check of its structure.
+#include "tests/common/builtingpu.h"
 #include "core/calibration/calibration.h"
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
@@ -35,14 +36,6 @@ inline constexpr double kLlama8bKvPerToken = 2.0 * 32 * 8 * 128;
 
 // ResNet-50 (torchvision): 25,557,032 parameters.
 inline constexpr double kResnet50Params = 25'557'032.0;
-
-inline const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 inline gp::Scenario scenario(const std::string& presetId, gp::Mode mode)
 {

@@ -2,6 +2,7 @@
 // Scenario documents for the scenario tests (tst_scenario, tst_scenarioforms):
 // the model forms (preset, explicit, hf_config, params) and workloads as JSON
 // text, with the helpers that parse and patch them.
+#include "tests/common/builtingpu.h"
 #include "tests/common/expecterror.h"
 #include "core/hardware/catalog.h"
 #include "core/base/errors.h"
@@ -94,14 +95,6 @@ inline QByteArray problemsText(const gp::InputError& e)
     for (const auto& d : e.problems())
         s += QByteArray::fromStdString(d.text()) + "\n";
     return s;
-}
-
-inline const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
 }
 
 inline bool relNear(double a, double b, double tol)

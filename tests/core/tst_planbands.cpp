@@ -10,6 +10,7 @@
 // The bands are those of the shipped calibration (resources/calibration,
 // `calibrate` on tests/data); the first test pins them, so a refit that moves
 // one says which.
+#include "tests/common/builtingpu.h"
 #include <QtTest>
 
 #include "core/calibration/calibration.h"
@@ -34,14 +35,6 @@ constexpr double kCdnaInference = 0.0982;  // the published CDNA serving rows (A
 constexpr double kCdnaTraining = 0.292;    // 4 MLPerf Training v5.1 FP8 rows (MI300X, MI325X, 2x MI355X)
 constexpr double kUnmeasured = 0.258;      // 223 published rows outside Hopper with every family scale at 1
 constexpr double kWidenMultiGpu = 0.15;
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
 

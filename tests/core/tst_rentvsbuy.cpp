@@ -1,5 +1,6 @@
 // Rent vs buy: break-even points worked out by hand from the catalog prices and
 // the scenario's pricing inputs, curve shapes, and the spot / reserved ordering.
+#include "tests/common/builtingpu.h"
 #include <QtTest>
 
 #include "core/hardware/catalog.h"
@@ -18,14 +19,6 @@ namespace {
 constexpr double kH100Hour = 2.99;
 constexpr double kH100Spot = 1.60;
 constexpr double kH100Buy = 30000;
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 gp::Scenario scenario(const std::string& mode, const std::string& pricing)
 {
