@@ -136,6 +136,29 @@ int meanOutput(const Mlperf& m)
     return meanOut > 0 ? int(std::lround(meanOut)) : 1024;
 }
 
+/// The prompt lengths to predict an OpenOrca (llama2-70b) record at: the set's mean
+/// (its "dataset_input_tokens_total" over "dataset_samples", in the records), else
+/// both ends of its range, 128 and 1,024 tokens.
+std::vector<int> promptLengths(const Mlperf& m)
+{
+    const double total = std::atof(otherString(m.record, "dataset_input_tokens_total").c_str());
+    const double samples = std::atof(otherString(m.record, "dataset_samples").c_str());
+    if (total > 0 && samples > 0)
+        return {int(std::lround(total / samples))};
+    return {128, 1024};
+}
+
+/// What the prompt lengths of promptLengths() stand for.
+std::string promptLengthsText(const Mlperf& m)
+{
+    const std::vector<int> inputs = promptLengths(m);
+    if (inputs.size() == 1)
+        return "input " + std::to_string(inputs.front()) + " tokens (the OpenOrca set's mean: " +
+               otherString(m.record, "dataset_input_tokens_total") + " / " + otherString(m.record, "dataset_samples") +
+               ")";
+    return "input 128 to 1,024 tokens (the mean is not in the records)";
+}
+
 /// Inference v4.1 llama2-70b, one scenario.
 auto inferenceV41(const char* scenario)
 {
@@ -215,10 +238,10 @@ std::vector<MlperfRatio> mlperfRatios(const std::vector<std::string>& dirs, cons
         q.denominatorRecord = b->record.value("id", "");
         q.published = a->perGpu / b->perGpu;
         // Output: the accuracy run's mean generated tokens (MLPerf's OpenOrca set,
-        // in the records); input: the submissions do not publish its mean, so the
-        // ratio is predicted at both ends of the benchmark's range (128 to 1,024).
+        // in the records); input: the set's mean prompt (its per-sample lengths,
+        // cited in the records), else both ends of the benchmark's range.
         const int output = meanOutput(*a);
-        for (int input : {128, 1024}) {
+        for (int input : promptLengths(*a)) {
             const double pa = predictInference(*a, input, output, catalog, calibration);
             const double pb = predictInference(*b, input, output, catalog, calibration);
             if (!(pa > 0 && pb > 0))
@@ -227,7 +250,7 @@ std::vector<MlperfRatio> mlperfRatios(const std::vector<std::string>& dirs, cons
             q.predictedLow = q.predictedLow > 0 ? std::min(q.predictedLow, ratio) : ratio;
             q.predictedHigh = std::max(q.predictedHigh, ratio);
         }
-        q.over = "input 128 to 1,024 tokens (the mean is not published), output " + std::to_string(output) +
+        q.over = promptLengthsText(*a) + ", output " + std::to_string(output) +
                  "; each GPU at its submission's TP and format, offline batch";
         if (q.predictedHigh > 0)
             out.push_back(std::move(q));
@@ -284,13 +307,14 @@ void addMlperfRatioCases(ValidationSet& set, const std::string& dir, const Catal
     const Gpu* g = a ? catalog.find(a->gpu) : nullptr;
     if (!a || !b || !g)
         return;
-    // The prompt's mean length is not published (<= 1,024 tokens): the ratio is
-    // predicted at 128 and at 1,024 and scored at their geometric mean (the two
-    // differ by ~1%: both GPUs see the same shape).
+    // At the OpenOrca set's mean prompt (promptLengths); without it, at 128 and
+    // at 1,024 tokens, scored at their geometric mean (both GPUs see the same shape).
     const int output = meanOutput(*a);
+    const std::vector<int> inputs = promptLengths(*a);
+    const std::size_t n = inputs.size();
     auto sets = std::make_shared<std::vector<ValidationSet>>();
     for (const Mlperf* m : {a, b})
-        for (int input : {128, 1024})
+        for (int input : inputs)
             sets->push_back(inferenceSet(*m, input, output, catalog));
     ValidationCase c;
     c.record = "MLPerf Inference v4.1 llama2-70b Offline per GPU: " + a->record.value("id", std::string()) + " / " +
@@ -298,24 +322,24 @@ void addMlperfRatioCases(ValidationSet& set, const std::string& dir, const Catal
     c.gpu = a->gpu;
     c.family = "decoder LLM";
     c.archFamily = archFamilyId(archFamily(*g));
-    c.predict = [sets, record = c.record, gpu = c.gpu, published = a->perGpu / b->perGpu](const EstimateOptions& o,
+    c.predict = [sets, n, record = c.record, gpu = c.gpu, published = a->perGpu / b->perGpu](const EstimateOptions& o,
                                                                                           std::vector<ValidationRow>& rows) {
         double logSum = 0;
         double sigma = 0;
-        int n = 0;
-        for (std::size_t k = 0; k < 2; ++k) {
+        int used = 0;
+        for (std::size_t k = 0; k < n; ++k) {
             double s = 0;
             const double pa = predictFirst((*sets)[k], o.calibration, &s);
-            const double pb = predictFirst((*sets)[2 + k], o.calibration);
+            const double pb = predictFirst((*sets)[n + k], o.calibration);
             if (pa > 0 && pb > 0) {
                 logSum += std::log(pa / pb);
                 sigma = std::max(sigma, s);
-                n++;
+                used++;
             }
         }
-        if (n > 0)
-            detail::fitrecord::add(rows, record, gpu, "published_mlperf_per_gpu_ratio", std::exp(logSum / n), published,
-                                   sigma);
+        if (used > 0)
+            detail::fitrecord::add(rows, record, gpu, "published_mlperf_per_gpu_ratio", std::exp(logSum / used),
+                                   published, sigma);
     };
     Rows trial;
     c.predict(EstimateOptions{false}, trial);

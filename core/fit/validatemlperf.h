@@ -1,8 +1,9 @@
 #pragma once
 // MLPerf rows scored as ratios between GPUs (issue #16): the published MLPerf
 // Inference and Training results of tests/data/published/ do not publish the
-// request shape exactly (Inference: OpenOrca, <= 1,024 input tokens, mean input
-// not in the submissions; Training: the precision is not in the summaries), so
+// request shape exactly (Inference: OpenOrca, <= 1,024 input tokens, whose mean
+// the records carry from the set's per-sample lengths, not from the submissions;
+// Training: the precision is not in the summaries), so
 // they are scored as what they are used for: the per-GPU speed of one GPU over
 // another on the same benchmark, predicted with the same workload on both.
 #include <string>

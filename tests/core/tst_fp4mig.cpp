@@ -341,19 +341,18 @@ private slots:
                      gp::findMigProfile(b200, profile)->computeFraction());
         QVERIFY(gp::migSliceNote(b200, *gp::findMigProfile(b200, "3g")).find("3/7 of its SMs (NVIDIA MIG user guide)") !=
                 std::string::npos);
-        // No public listing of their profiles' SMs was found (H100 PCIe, H100 NVL, H200 NVL,
-        // GH200, B300, GB300, A30): the guide's fraction, and no sm_count to divide by.
-        for (const char* id : {"nvidia-h100-pcie", "nvidia-h100-nvl", "nvidia-h200-nvl", "nvidia-gh200", "nvidia-b300",
-                               "nvidia-gb300", "nvidia-a30"}) {
+        // No public listing of their profiles' SMs was found (H200 NVL, B300, GB300): the
+        // guide's fraction, and no sm_count to divide by.
+        for (const char* id : {"nvidia-h200-nvl", "nvidia-b300", "nvidia-gb300"}) {
             const gp::Gpu& g = gpu(id);
             QVERIFY2(g.migSms.empty(), id);
             const gp::MigProfile& p = gp::migProfiles(g).front();
             QCOMPARE(gp::migComputeShare(g, p), p.computeFraction());
         }
         // A GPU whose profile SMs the catalog does not list keeps the guide's fraction of the slots.
-        const gp::Gpu& a30 = gpu("nvidia-a30");
-        QCOMPARE(gp::migComputeShare(a30, *gp::findMigProfile(a30, "2g")), 0.5);
-        QVERIFY(gp::migSliceNote(a30, *gp::findMigProfile(a30, "2g")).find("2/4 of its SMs (NVIDIA MIG user guide)") !=
+        const gp::Gpu& b300 = gpu("nvidia-b300");
+        QCOMPARE(gp::migComputeShare(b300, *gp::findMigProfile(b300, "2g")), 2.0 / 7);
+        QVERIFY(gp::migSliceNote(b300, *gp::findMigProfile(b300, "2g")).find("2/7 of its SMs (NVIDIA MIG user guide)") !=
                 std::string::npos);
     }
 

@@ -1,17 +1,32 @@
 // Golden tests on the real config.json files found after session 10 (sources in
 // tests/data/hf-configs/README.md): Mistral Small 3.1 (mistral3: the language
-// model under text_config, a Pixtral vision tower beside it). Like
+// model under text_config, a Pixtral vision tower beside it) and GLM-4.5-Air
+// (glm4_moe, as its MLX 4-bit conversion re-saves it). Like
 // tst_hfmodels.cpp: the parameters against the model card, the KV cache by
 // layer kind, and the summary line; tests/ui/tst_hfimport.cpp drops it on the app.
 #include "hfmodels.h"
 
 #include "core/hardware/catalog.h"
 
+namespace {
+
+bool hasNote(const ModelArch& m, const std::string& text)
+{
+    for (const auto& n : m.readNotes)
+        if (n.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
 class TestHfModels3 : public QObject {
     Q_OBJECT
 private slots:
     void mistralSmall31();
     void mistralSmall31Estimate();
+    void glm45AirMlx();
+    void glm45AirMlxEstimate();
 };
 
 // mistralai/Mistral-Small-3.1-24B-Instruct-2503. Model card (build.nvidia.com/
@@ -78,6 +93,92 @@ void TestHfModels3::mistralSmall31Estimate()
     QCOMPARE(*e.model.kvBytesPerSequence, 5368709120.0);
     QVERIFY_NEAR(e.results[0].memory.kvCache, 8 * 5368709120.0, 1e-9);
     QVERIFY_NEAR(e.results[0].memory.weights, 2 * 24011361280.0, 1e-9);
+}
+
+// GLM-4.5-Air (zai-org/GLM-4.5-Air), read from the config.json of its LM Studio
+// MLX 4-bit conversion (glm-4.5-air-mlx-4bit.json: mlx_lm re-saves the original keys
+// sorted, 4-space indented, and adds "quantization" and "quantization_config"
+// {"group_size": 64, "bits": 4}). Published: 106B total, 12B active (zai-org/GLM-4.5
+// README, as deepwiki.com/zai-org/GLM-4.5 tabulates it; transformers' glm4_moe.md:
+// "106 billion total parameters and 12 billion active parameters").
+// By hand from the config (46 layers, hidden 4096, 96 heads and 8 KV heads of 128,
+// attention_bias true, first_k_dense_replace 1, 128 routed experts of 1408 + 1 shared,
+// top 8, untied, vocab 151552, one MTP layer):
+//   embedding + head 2 x 151552 x 4096 = 1,241,513,984
+//   attention per layer: q 4096 x 12288 + bias 12288, k and v 4096 x 1024 + bias 1024
+//   each, o 12288 x 4096: 109,066,240; two norms 8192
+//   dense FFN (layer 0) 3 x 4096 x 10944 = 134,479,872
+//   MoE layer: 129 x 3 x 4096 x 1408 + router 4096 x 128 + its bias 128 = 2,232,418,432
+//   loaded: 1,241,513,984 + 46 x 109,074,432 + 134,479,872 + 45 x 2,232,418,432
+//           + final norm 4096 = 106,852,251,264 (0.8% over 106B; tst_hfmodels4's
+//           held-back count from Glm4MoeConfig's defaults, 106,851,591,808, lacked the
+//           q/k/v biases: 46 x 14,336 = 659,456)
+//   MTP layer (num_nextn_predict_layers 1, not loaded): one MoE layer 109,066,240 + 8192
+//           + 2,232,418,432, eh_proj 2 x 4096 x 4096 = 33,554,432, 3 norms 12,288, its
+//           embedding and head 1,241,513,984: 3,616,573,568; in all 110,468,824,832
+//   active: 46 x 109,074,432 + 134,479,872 + 45 x (9 x 3 x 4096 x 1408 + 524,288 + 128)
+//           + 4096 + head 620,756,992 = 12,803,372,672; without the head 12,182,615,680
+//           (1.5% over 12B)
+// KV at 32k (vLLM FullAttentionSpec, every layer full): 46 x 2 x 8 x 128 x 2 B = 188,416 B
+// per token, x 32768 = 6,174,015,488 B.
+// MLX's affine 4-bit format (no quant_method) is not modelled: the reader says so and
+// counts the weights at the torch_dtype, bfloat16.
+void TestHfModels3::glm45AirMlx()
+{
+    const ModelArch m = load("glm-4.5-air-mlx-4bit.json");
+    const double attention = 4096.0 * 12288 + 12288 + 2 * (4096.0 * 1024 + 1024) + 12288.0 * 4096;
+    QCOMPARE(attention, 109066240.0);
+    const double moe = 129 * 3 * 4096.0 * 1408 + 4096.0 * 128 + 128;
+    QCOMPARE(moe, 2232418432.0);
+    const double loaded = 2 * 151552.0 * 4096 + 46 * (attention + 8192) + 3 * 4096.0 * 10944 + 45 * moe + 4096;
+    QCOMPARE(loaded, 106852251264.0);
+    QCOMPARE(m.loadedParams(), loaded);
+    QVERIFY_NEAR(m.loadedParams(), 106e9, 0.025);
+    QCOMPARE(m.mtpLayers, 1);
+    const double mtp = attention + 8192 + moe + 2 * 4096.0 * 4096 + 3 * 4096 + 2 * 151552.0 * 4096;
+    QCOMPARE(mtp, 3616573568.0);
+    QCOMPARE(m.totalParams(), loaded + mtp);
+    QCOMPARE(m.layers, 46);
+    QCOMPARE(m.heads, 96);
+    QCOMPARE(m.kvHeads, 8);
+    QCOMPARE(m.headDim, 128);
+    QCOMPARE(m.moe.experts, 128);
+    QCOMPARE(m.moe.shared, 1);
+    QCOMPARE(m.moe.denseLayers, 1);
+    QCOMPARE(m.moeLayers(), 45);
+    QVERIFY(!m.tiedEmbeddings);
+    const double head = 151552.0 * 4096;
+    const double active = 46 * (attention + 8192) + 3 * 4096.0 * 10944 + 45 * (9 * 3 * 4096.0 * 1408 + 4096.0 * 128 + 128) +
+                          4096 + head;
+    QCOMPARE(active, 12803372672.0);
+    QCOMPARE(m.modelCardActiveParams(), active);
+    QVERIFY_NEAR(m.modelCardActiveParams() - head, 12e9, 0.025);
+    QCOMPARE(m.fullAttentionLayers(), 46);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 46 * 2 * 8 * 128 * 2 * 32768.0);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 6174015488.0);
+    // The MLX quantization is said, not silently dropped; bf16 bytes stand in for it.
+    QVERIFY(!m.quant.quantized());
+    QCOMPARE(m.storageBytes, 2.0);
+    QCOMPARE(m.checkpointBytes(), 2 * m.totalParams());
+    QVERIFY(hasNote(m, "model.hf_config.quantization_config: quant_method \"\" not read; the weights are counted at the "
+                       "checkpoint's torch_dtype"));
+    QVERIFY(hasNote(m, "not read: quantization (could change memory; not modelled)"));
+    QCOMPARE(QString::fromStdString(m.summary()),
+             QString("glm4_moe: 110.5B parameters (12.8B active), 46 layers, 128 experts (8 active, 1 shared), MTP head 3.6B"));
+}
+
+// The estimate's model block says what was read: the parameters with the MTP head and
+// 6,174,015,488 B of KV per 32k sequence; 8 users at 32k hold 8 of them.
+void TestHfModels3::glm45AirMlxEstimate()
+{
+    const auto e = gp::estimate(scenario(R"({"hf_config": )" + readFile("glm-4.5-air-mlx-4bit.json") + "}",
+                                         R"({"mode": "inference", "runtime": "serving", "inference": {"batch": 8,
+                                             "prompt_tokens": 31744, "output_tokens": 1024}})",
+                                         R"({"gpus": ["nvidia-h200-sxm"]})"),
+                                gp::Catalog::builtin());
+    QCOMPARE(e.model.params, 110468824832.0);
+    QCOMPARE(*e.model.kvBytesPerSequence, 6174015488.0);
+    QVERIFY_NEAR(e.results[0].memory.kvCache, 8 * 6174015488.0, 1e-9);
 }
 
 QTEST_APPLESS_MAIN(TestHfModels3)

@@ -4,6 +4,9 @@
 // side is the model's own estimate on both GPUs with the same workload.
 #include <QtTest>
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
 #include "core/calibration/calibration.h"
 #include "core/estimate/estimate.h"
 #include "core/fit/validate.h"
@@ -206,6 +209,55 @@ private slots:
         QVERIFY(slower[0].predicted < 0.8 * rows[0].predicted);
         // Within the published rows' 20% bound with the built-in constants (in-sample +7%).
         QVERIFY(std::fabs(rows[0].predicted / rows[0].measured - 1) < 0.2);
+    }
+
+    void inferenceRatiosAtTheOpenOrcaMeanPrompt()
+    {
+        // The llama2-70b records carry the OpenOrca set's prompt lengths: 5,463,976 tokens
+        // over 24,576 samples (openshift-psap/performance-dashboard@7cd1065d
+        // mlperf-data/summaries/llama2-70b-99.csv, MLCommons' tok_input_length column),
+        // 222.33 a sample: both inference ratios are predicted at 222 tokens, one value,
+        // and the fitted Offline case scores that same ratio.
+        QCOMPARE(std::lround(5463976.0 / 24576), 222L);
+        const auto ratios = gp::mlperfRatios({std::string(GP_TEST_DATA_DIR) + "/published"}, gp::Catalog::builtin());
+        for (int k : {0, 1}) {
+            QCOMPARE(ratios[k].predictedLow, ratios[k].predictedHigh);
+            QVERIFY2(ratios[k].over.rfind("input 222 tokens (the OpenOrca set's mean: 5463976 / 24576), output 294", 0) ==
+                         0,
+                     ratios[k].over.c_str());
+        }
+        const gp::ValidationSet set =
+            gp::loadValidationSet({}, gp::Catalog::builtin(), {std::string(GP_TEST_DATA_DIR) + "/published"});
+        const auto it = std::find_if(set.cases.begin(), set.cases.end(), [](const gp::ValidationCase& c) {
+            return c.record.rfind("MLPerf Inference v4.1 llama2-70b Offline per GPU", 0) == 0;
+        });
+        QVERIFY(it != set.cases.end());
+        std::vector<gp::ValidationRow> rows;
+        it->predict(gp::EstimateOptions{false}, rows);
+        QCOMPARE(int(rows.size()), 1);
+        QVERIFY(std::fabs(rows[0].predicted / ratios[0].predictedLow - 1) < 1e-12);
+    }
+
+    void withoutTheDatasetTotalsBothEnds()
+    {
+        // A record set without the dataset totals falls back to both ends of the
+        // benchmark's prompt range, 128 and 1,024 tokens.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile in(QString(GP_TEST_DATA_DIR) + "/published/amd-rocm.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        text.remove(QRegularExpression(R"re("dataset_(input_tokens_total|samples)": \d+,\s*)re"));
+        QVERIFY(!text.contains("\"dataset_samples\":"));
+        QFile out(dir.filePath("amd-rocm.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        const auto ratios = gp::mlperfRatios({dir.path().toStdString()}, gp::Catalog::builtin());
+        QCOMPARE(int(ratios.size()), 3);
+        QVERIFY(ratios[0].predictedLow < ratios[0].predictedHigh);
+        QVERIFY2(ratios[0].over.rfind("input 128 to 1,024 tokens (the mean is not in the records)", 0) == 0,
+                 ratios[0].over.c_str());
     }
 
     void noMlperfRowsNoTable()
