@@ -97,6 +97,23 @@ HfDeltaNet hfDeltaNetForward(const Plan& p, double sequences, double tokens, boo
     return r;
 }
 
+/// Qwen3NextGatedDeltaNet.forward (same file and commit): the prefill stores
+/// F.pad(mixed_qkv, (conv_kernel_size - seq_len, 0)), conv_kernel_size
+/// positions of the 2 x key_dim + value_dim conv channels in the model's dtype,
+/// and the rule's last_recurrent_state, computed in fp32 (query, key, value,
+/// beta and g are cast .to(torch.float32)) and stored as is: value heads x
+/// key dim x value dim x 4 B. Round 4's Qwen3-Next run measured 2,162,688 B
+/// per layer = 8192 x 4 x 2 + 32 x 128 x 128 x 4.
+double hfDeltaNetStateBytes(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    const auto& d = m.deltaNet;
+    if (!hfEagerRuntime(p) || m.linearLayers <= 0 || d.keyHeads <= 0)
+        return 0;
+    const double convDim = 2.0 * d.keyHeads * d.keyDim + double(d.valueHeads) * d.valueDim;
+    return convDim * d.convKernel * 2 + double(d.valueHeads) * d.keyDim * d.valueDim * 4;
+}
+
 MaskedAttention hfMaskedAttention(const Plan& p, double sequences, double s)
 {
     MaskedAttention r;

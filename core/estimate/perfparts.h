@@ -86,6 +86,12 @@ struct HfDeltaNet {
 /// `tokens` per sequence of one forward; `cached`: a decode step (seq_len 1
 /// with the layer's state in the cache: the recurrent rule).
 HfDeltaNet hfDeltaNetForward(const Plan& p, double sequences, double tokens, bool cached);
+/// Bytes one Gated DeltaNet layer's cache holds per sequence under HF
+/// (Qwen3NextDynamicCache / LinearAttentionLayer): the conv state padded to the
+/// whole kernel (F.pad(mixed_qkv, (kernel - L, 0))) in 16-bit, and the
+/// recurrent state as the gated delta rule returns it, in fp32. 0 when the
+/// model has no such layer or the runtime is not HF eager.
+double hfDeltaNetStateBytes(const Plan& p);
 /// Sliding-window and chunked layers under HF's SDPA path once the sequence
 /// reaches the window: an explicit bool mask, and a masked kernel that computes
 /// the whole s x s product. `flops`: what that kernel computes (forward, this

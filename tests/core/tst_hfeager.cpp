@@ -45,6 +45,7 @@ private slots:
     void deltaNetTorchFallbackPrefill();
     void deltaNetTorchFallbackDecode();
     void loraRecomputeUnderCheckpointing();
+    void deltaNetStateAsHfKeepsIt();
 };
 
 // gpt-oss-20b in bf16 decoding one token under HF: transformers 5 runs each
@@ -229,6 +230,24 @@ void TestHfEager::loraRecomputeUnderCheckpointing()
     QVERIFY(a > 0);
     QVERIFY_NEAR(gemm("full", "full"), 4 * f, 1e-12);
     QVERIFY_NEAR(gemm("lora", "full"), 3 * f + a * 4 / 3, 1e-12);
+}
+
+// HF's cache keeps a Gated DeltaNet layer's conv state over the whole kernel
+// (F.pad to conv_kernel_size = 4 positions of 2 x 16 x 128 + 32 x 128 = 8192
+// channels, bf16: 65,536 B) and the recurrent state in fp32 (32 x 128 x 128 x
+// 4 B = 2,097,152 B): 2,162,688 B per layer, what round 4 measured for each of
+// its Qwen3-Next linear layers. At a 2048-token prompt + 1 output token the 12
+// full layers keep 2049 tokens x 2 x 2 heads x 256 x 2 B = 50,356,224 B, the 36
+// DeltaNet layers 36 x 2,162,688 = 77,856,768 B. The lean runtime's bf16 state
+// with kernel - 1 conv positions: 2 x (8192 x 3 + 524,288) = 1,097,728 B a layer.
+void TestHfEager::deltaNetStateAsHfKeepsIt()
+{
+    QCOMPARE(8192.0 * 4 * 2 + 32.0 * 128 * 128 * 4, 2162688.0);
+    const std::string model = hfConfig("qwen3-next-80b-a3b-thinking.json");
+    const auto hf = estimateOn(model, inference("eager", 1, 2048));
+    QCOMPARE(term(hf, "memory.kv_cache")->value * kGiB, 50356224.0 + 77856768.0);
+    const auto lean = estimateOn(model, inference("optimized", 1, 2048));
+    QCOMPARE(term(lean, "memory.kv_cache")->value * kGiB, 50356224.0 + 36 * 1097728.0);
 }
 
 QTEST_APPLESS_MAIN(TestHfEager)
