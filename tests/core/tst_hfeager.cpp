@@ -44,7 +44,6 @@ private slots:
     void trainingNormLaunches();
     void deltaNetTorchFallbackPrefill();
     void deltaNetTorchFallbackDecode();
-    void loraRecomputeUnderCheckpointing();
     void deltaNetStateAsHfKeepsIt();
 };
 
@@ -207,29 +206,6 @@ void TestHfEager::deltaNetTorchFallbackDecode()
                  t->formula.c_str());
         QVERIFY_NEAR(t->value, perLayer * 48 * c.kernelSDecodeEager * 1e3, 1e-9);
     }
-}
-
-// peft's LoRA linear sits inside the checkpointed decoder layer, so full
-// checkpointing reruns the adapters' forward (2 of their 6 FLOP per parameter
-// and token) with the base's. With F the base's forward GEMM time and A the
-// adapters' fwd + bwd time: full fine-tuning takes 3F (no checkpointing), LoRA
-// 2F + A (the frozen base has no weight grads) and, checkpointed, 3F + A x 4/3.
-// So A = LoRA(none) - 2/3 full(none) and the recompute adds F + A / 3.
-void TestHfEager::loraRecomputeUnderCheckpointing()
-{
-    auto gemm = [](const char* method, const char* ckpt) {
-        const std::string w = std::string(R"({"mode": "training", "runtime": "eager", "training": {"method": ")") + method +
-                              R"(", "lora_rank": 16, "lora_targets": ["q_proj", "k_proj", "v_proj", "o_proj"], "precision": "bf16",
-            "micro_batch": 4, "seq_len": 2048, "activation_checkpointing": ")" + ckpt + R"("}})";
-        return term(estimateOn(hfConfig("olmo-2-1124-13b.json"), w), "time.gemm")->value;
-    };
-    const double full = gemm("full", "none");
-    const double lora = gemm("lora", "none");
-    const double f = full / 3;
-    const double a = lora - 2 * f;
-    QVERIFY(a > 0);
-    QVERIFY_NEAR(gemm("full", "full"), 4 * f, 1e-12);
-    QVERIFY_NEAR(gemm("lora", "full"), 3 * f + a * 4 / 3, 1e-12);
 }
 
 // HF's cache keeps a Gated DeltaNet layer's conv state over the whole kernel
