@@ -8,6 +8,7 @@
 #include "core/estimate/sizing.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gp::detail {
 
@@ -32,7 +33,85 @@ double hfMoeForwardKernelsPerLayer(const Plan& p)
     const ModelArch& m = *p.m;
     if (!m.moe.enabled() || p.optimized)
         return 0;
-    return kHfGroupedMoeKernels + kHfRouterKernels - kHfDenseMlpKernels;
+    // A shared expert (Qwen3NextSparseMoeBlock, DeepSeek's shared_experts) runs
+    // as a dense MLP beside the routed ones, added to their output. (Qwen's
+    // sigmoid shared_expert_gate adds 3 more launches, not counted here.)
+    return kHfGroupedMoeKernels + kHfRouterKernels - kHfDenseMlpKernels +
+           (m.moe.shared > 0 ? kHfSharedExpertKernels : 0);
+}
+
+/// Counted in huggingface/transformers
+/// src/transformers/models/qwen3_next/modeling_qwen3_next.py at commit
+/// 01cdc6081c7500f9e50c98b1b943c90ecb665db3 (a transformers 5 version of the
+/// file that ran round 4), Qwen3NextGatedDeltaNet.forward with
+/// causal_conv1d_fn / chunk_gated_delta_rule = None. Every path:
+///   in_proj_qkvz, in_proj_ba (2); fix_query_key_value_ordering's reshapes of
+///   the split v, z, b, a (non-contiguous: 4 copies); q and k flattened (2
+///   copies); the cat of q, k, v (1); beta = sigmoid (1), g = -exp(A_log.float())
+///   x softplus(a.float() + dt_bias) (7); Qwen3NextRMSNormGated (casts, pow,
+///   mean, add, rsqrt, products, silu of the gate: 12); out_proj (1)      = 30;
+///   q and k repeat_interleave'd to the value heads when they differ (fill,
+///   cumsum, repeat_interleave, index_select: 4 each)                      = 8.
+/// Prefill (torch_chunk_gated_delta_rule, n chunks of 64): the conv state's
+///   pad and store (2), conv1d and silu (2); l2norm of q and k (5 each), the
+///   five transpose-contiguous (+ fp32 casts of the bf16 ones: 9), five pads,
+///   the scaling, v_beta and k_beta, the mask (ones, triu), g's cumsum, the
+///   decay mask (sub, tril, exp, tril), the first attn (matmul, product,
+///   masked_fill, negation): 38; the Python loop `for i in range(1, 64)`: two
+///   clones, a product, a sum, an add and the slice assignment, 6 x 63 = 378;
+///   eye and add, attn @ v_beta, k_cumdecay (exp, product, matmul), the state
+///   and output zeros, the second mask, the final transpose and cast: 12;
+///   per chunk: q@k^T, decay product, masked_fill_; k_cumdecay @ state, the
+///   subtraction; exp, product, @ state; attn @ v_new, add, slice assignment;
+///   exp, state product; the decay difference, exp, product, k^T @ v_new, add
+///   = 18 per chunk.                              4 + 428 + 18 n in all
+/// Decode (seq_len 1 with the state cached: torch_causal_conv1d_update and
+///   torch_recurrent_gated_delta_rule): cat, copy_ into the conv state,
+///   conv1d, silu (4); l2norm x 2 (10), the five transposes and casts (9),
+///   the scaling, the output zeros (2), one loop step (exp, state x g,
+///   k x state and its sum, subtraction, x beta, k x delta, add, state x q
+///   and its sum, the slice assignment: 11), the final transpose and cast (2)
+///   = 38.
+/// Whatever the batch (the ops are batched). The Llama attention block the
+/// fitted per-layer counts hold (q/k/v, rotary 10, two cache cats, SDPA and
+/// its contiguous copy, o_proj: 18) is what a DeltaNet layer replaces.
+HfDeltaNet hfDeltaNetForward(const Plan& p, double sequences, double tokens, bool cached)
+{
+    HfDeltaNet r;
+    const ModelArch& m = *p.m;
+    const auto& d = m.deltaNet;
+    if (!hfEagerRuntime(p) || m.linearLayers <= 0 || d.keyHeads <= 0 || tokens <= 0)
+        return r;
+    const double chunks = std::ceil(tokens / kHfDeltaChunk);
+    double k = 30 + (d.valueHeads != d.keyHeads ? 8 : 0);
+    k += cached ? 38 : 4 + 428 + 18 * chunks;
+    r.kernels = k - kHfLlamaAttentionKernels;
+    if (!cached) {
+        // Per value head and chunk of C: k_beta k^T, attn v_beta, attn (k_beta
+        // e^g), q k^T and attn v_new (C x C x d products), and the three
+        // state products (C x dk x dv): 2 C^2 (3 dk + 2 dv) + 6 C dk dv.
+        const double c = kHfDeltaChunk;
+        const double perHeadChunk = 2 * c * c * (3.0 * d.keyDim + 2.0 * d.valueDim) + 6 * c * double(d.keyDim) * d.valueDim;
+        r.flops = perHeadChunk * chunks * d.valueHeads * sequences / p.tp;
+    }
+    return r;
+}
+
+/// Qwen3NextGatedDeltaNet.forward (same file and commit): the prefill stores
+/// F.pad(mixed_qkv, (conv_kernel_size - seq_len, 0)), conv_kernel_size
+/// positions of the 2 x key_dim + value_dim conv channels in the model's dtype,
+/// and the rule's last_recurrent_state, computed in fp32 (query, key, value,
+/// beta and g are cast .to(torch.float32)) and stored as is: value heads x
+/// key dim x value dim x 4 B. Round 4's Qwen3-Next run measured 2,162,688 B
+/// per layer = 8192 x 4 x 2 + 32 x 128 x 128 x 4.
+double hfDeltaNetStateBytes(const Plan& p)
+{
+    const ModelArch& m = *p.m;
+    const auto& d = m.deltaNet;
+    if (!hfEagerRuntime(p) || m.linearLayers <= 0 || d.keyHeads <= 0)
+        return 0;
+    const double convDim = 2.0 * d.keyHeads * d.keyDim + double(d.valueHeads) * d.valueDim;
+    return convDim * d.convKernel * 2 + double(d.valueHeads) * d.keyDim * d.valueDim * 4;
 }
 
 MaskedAttention hfMaskedAttention(const Plan& p, double sequences, double s)

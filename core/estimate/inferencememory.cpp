@@ -94,7 +94,12 @@ MemoryBreakdown inferenceMemory(Plan& p)
             ctx = std::ceil(ctx / block) * block;
         const double seqTokens = double(inf.promptTokens) + inf.outputTokens;
         const bool kinds = m.slidingLayers + m.chunkedLayers + m.linearLayers > 0;
-        const double kvPerSeq = m.kvBytesPerSequence(seqTokens, p.kvBytes, block) / shard;
+        // HF keeps a Gated DeltaNet layer's state as its torch code makes it
+        // (the whole conv kernel, an fp32 recurrent state), not at bf16.
+        const double hfState = hfDeltaNetStateBytes(p);
+        const double linearState = hfState > 0 ? hfState : m.linearStateBytes;
+        const double kvPerSeq =
+            (m.kvBytesPerSequence(seqTokens, p.kvBytes, block) + m.linearLayers * (linearState - m.linearStateBytes)) / shard;
         const double perToken = prefillLiveBytesPerToken(p);
         const double logitsPerSeq = double(m.vocab) * (p.actBytes + 4) / p.tp;
         const double chunk = std::max(1.0, p.cal->servingChunkTokens);
@@ -129,7 +134,7 @@ MemoryBreakdown inferenceMemory(Plan& p)
         // it (round 4's cache_after_prefill). The peak holds the longer of the two.
         const bool hfWindows = hfEagerRuntime(p) && m.slidingLayers + m.chunkedLayers > 0;
         const double kvPrefillPerSeq =
-            hfWindows ? (m.kvElementsPerToken() * double(inf.promptTokens) * p.kvBytes + m.linearLayers * m.linearStateBytes) / shard
+            hfWindows ? (m.kvElementsPerToken() * double(inf.promptTokens) * p.kvBytes + m.linearLayers * linearState) / shard
                       : 0;
         const double kv = held * std::max(kvPerSeq, kvPrefillPerSeq);
         mem.kvCache = kv;
@@ -150,7 +155,8 @@ MemoryBreakdown inferenceMemory(Plan& p)
             t += "] x " + fmt(m.kvElementsPerTokenPerLayer()) + " elements x " + fmt(p.kvBytes) + " B";
             if (m.linearLayers > 0)
                 t += " + " + std::to_string(m.linearLayers) + " " + m.linearKind + " layers x " +
-                     fmt(m.linearStateBytes / 1e6, 4) + " MB state (bf16)";
+                     fmt(linearState / 1e6, 4) + (hfState > 0 ? " MB state (HF: the conv kernel in 16-bit, the recurrent state in fp32)"
+                                                               : " MB state (bf16)");
             t += p.serving ? "; vLLM's hybrid KV cache manager pages each kind in blocks of " + fmt(block) + " tokens"
                            : "; as HF transformers' caches keep them (DynamicSlidingWindowLayer: the last window; "
                              "Mamba/linear layers: their conv and recurrent state)";

@@ -121,9 +121,14 @@ InferenceResult inferencePerformance(Plan& p)
     // HF's forward-only MoE block (router + grouped GEMMs) launches a fixed
     // number of kernels beyond the dense MLP, whatever the experts touched.
     const double moeForward = hfMoeForwardKernelsPerLayer(p);
+    // Gated DeltaNet layers under HF's torch fallback: its chunked rule's
+    // launches (a Python loop per chunk and one inside the chunk) and fp32 matmuls.
+    const HfDeltaNet deltaPre = hfDeltaNetForward(p, inf.batch, inf.promptTokens, false);
+    const double stageShare = double(layers) / std::max(1, m.layers);
     const double kernelsPre = (c.prefillKernelsLayerOptimized * layers *
                                    (p.optimized ? 1 : c.prefillKernelsLayerEager / c.prefillKernelsLayerOptimized) +
-                               moeForward * m.moeLayers() * layers / std::max(1, m.layers)) * tk;
+                               (moeForward * m.moeLayers() + deltaPre.kernels * m.linearLayers) * stageShare) * tk;
+    const double deltaPreS = deltaPre.flops * m.linearLayers * stageShare / peak(p, DType::FP32);
     // One forward pass over `tokens` tokens (`head` of them need logits) whose
     // attention costs `attnFlops`: GEMMs, attention, elementwise traffic,
     // launches and the TP all-reduces, across every pipeline stage in turn.
@@ -144,6 +149,7 @@ InferenceResult inferencePerformance(Plan& p)
         attnS = scores.elements > 0 ? scoresS : passAttnFlops / attnRate(p, true);
         if (masked.layers > 0 && !p.serving)
             attnS += masked.flops / attnRate(p, false) - masked.replaced / attnRate(p, true);
+        attnS += deltaPreS;
         // Norms, activation, residuals: ~ (8 h + 10 ffn) x 2 B written and read.
         // (fitted with the kernel cost on the three prefill runs: 4.4% mean error)
         const double ewBytes = c.prefillEwFactor * (8.0 * m.hidden + 10.0 * f) * 2 * tokens * layers / p.tp;
@@ -179,11 +185,18 @@ InferenceResult inferencePerformance(Plan& p)
             return fmt((attnF - masked.replaced) / 1e12) + " TFLOP / (" + attnRateText(p, true) + ") + " +
                    std::to_string(masked.layers) + " windowed layers through HF's SDPA mask: " + fmt(masked.flops / 1e12) +
                    " TFLOP (the whole s x s product) / (" + attnRateText(p, false) + ")";
+        if (deltaPreS > 0)
+            return fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ") + " + std::to_string(m.linearLayers) +
+                   " Gated DeltaNet layers through HF's torch chunked rule: " +
+                   fmt(deltaPre.flops * m.linearLayers * stageShare / 1e12) + " TFLOP at the fp32 peak";
         return std::string(fmt(attnF / 1e12) + " TFLOP / (" + attnRateText(p, true) + ")");
     });
     p.term("time.prefill.overhead", "Prefill kernel launches", kernelsPre * 1e3, "ms", [&] {
         return std::string(fmt(kernelsPre / tk / layers) + " kernels/layer x " + std::to_string(layers) + " x " + fmt(tk * 1e6) + " us" +
-                           (moeForward > 0 ? " (MoE layers: +" + fmt(moeForward) + " for HF's router and grouped-GEMM experts)" : ""));
+                           (moeForward > 0 ? " (MoE layers: +" + fmt(moeForward) + " for HF's router and grouped-GEMM experts)" : "") +
+                           (deltaPre.kernels > 0 ? " (Gated DeltaNet layers: +" + fmt(deltaPre.kernels, 6) +
+                                                       " for HF's torch chunked rule over " + fmt(std::ceil(inf.promptTokens / kHfDeltaChunk)) + " chunks)"
+                                                 : ""));
     });
 
     // Decode: each step reads the (touched) weights and the KV cache once.
@@ -241,8 +254,10 @@ InferenceResult inferencePerformance(Plan& p)
     // A forward-only HF step runs the MoE block as transformers 5 does (router +
     // grouped GEMMs over all experts: a fixed count per MoE layer); the
     // per-expert loop of expertLoopKernelsPerLayer is the training pass's.
-    const double decodeKernels =
-        kernelsPerLayer(p) - expertLoopKernelsPerLayer(p) + moeForward * m.moeLayers() / std::max(1, m.layers);
+    // Gated DeltaNet layers decode through HF's torch recurrent rule and conv update.
+    const HfDeltaNet deltaStep = hfDeltaNetForward(p, inf.batch, 1, true);
+    const double decodeKernels = kernelsPerLayer(p) - expertLoopKernelsPerLayer(p) +
+                                 (moeForward * m.moeLayers() + deltaStep.kernels * m.linearLayers) / std::max(1, m.layers);
     const double floor = p.optimized ? c.decodeLayerSGraph * m.layers : decodeKernels * m.layers * c.kernelSDecodeEager;
     // weightTime and kvTime are one pipeline stage's work on one micro-batch
     // (its layers' weights and KV cache): a decode step passes the stages one
@@ -294,8 +309,9 @@ InferenceResult inferencePerformance(Plan& p)
            [&] { return std::string("2 x active params x batch / achievable peak (counts when above the weight-read time)"); });
     p.term("time.decode.overhead", "Decode: per-layer floor", floor * 1e3, "ms",
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
-                       : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: HF's router and grouped-GEMM experts) x " + fmt(c.kernelSDecodeEager * 1e6) +
-                             " us host time"); });
+                       : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: HF's router and grouped-GEMM experts" +
+                             (deltaStep.kernels > 0 ? "; Gated DeltaNet: HF's torch recurrent rule" : "") + ") x " +
+                             fmt(c.kernelSDecodeEager * 1e6) + " us host time"); });
     const double cycle = prefillCycle + inf.outputTokens * tpot;
     r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;
     return r;

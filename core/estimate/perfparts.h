@@ -67,6 +67,31 @@ constexpr double kHfGroupedMoeKernels = 19;
 constexpr double kHfRouterKernels = 6;
 constexpr double kHfDenseMlpKernels = 5;
 double hfMoeForwardKernelsPerLayer(const Plan& p);
+/// A shared expert under HF (its gate, up, activation, product and down, and
+/// the add to the routed output), per MoE layer with shared experts.
+constexpr double kHfSharedExpertKernels = 6;
+/// Gated DeltaNet layers (Qwen3-Next) under HF without flash-linear-attention
+/// and causal-conv1d: transformers' pure-PyTorch fallbacks
+/// (torch_causal_conv1d_update, torch_chunk_gated_delta_rule over chunks of
+/// kHfDeltaChunk tokens, torch_recurrent_gated_delta_rule one token at a time).
+/// `kernels`: launches of one such layer's mixer beyond the Llama attention
+/// block it replaces (kHfLlamaAttentionKernels), whatever the batch; `flops`:
+/// the chunked rule's fp32 matmuls, this GPU's share, all sequences.
+constexpr double kHfDeltaChunk = 64;
+constexpr double kHfLlamaAttentionKernels = 18;
+struct HfDeltaNet {
+    double kernels = 0;
+    double flops = 0;
+};
+/// `tokens` per sequence of one forward; `cached`: a decode step (seq_len 1
+/// with the layer's state in the cache: the recurrent rule).
+HfDeltaNet hfDeltaNetForward(const Plan& p, double sequences, double tokens, bool cached);
+/// Bytes one Gated DeltaNet layer's cache holds per sequence under HF
+/// (Qwen3NextDynamicCache / LinearAttentionLayer): the conv state padded to the
+/// whole kernel (F.pad(mixed_qkv, (kernel - L, 0))) in 16-bit, and the
+/// recurrent state as the gated delta rule returns it, in fp32. 0 when the
+/// model has no such layer or the runtime is not HF eager.
+double hfDeltaNetStateBytes(const Plan& p);
 /// Sliding-window and chunked layers under HF's SDPA path once the sequence
 /// reaches the window: an explicit bool mask, and a masked kernel that computes
 /// the whole s x s product. `flops`: what that kernel computes (forward, this

@@ -179,6 +179,7 @@ void gatedDeltaNet(Keys& k, ModelArch& m)
                         + valueDim * h;
     m.linearStateBytes = 2.0 * (convDim * (kernel - 1) + vHeads * kDim * vDim);
     m.linearKind = "Gated DeltaNet";
+    m.deltaNet = {int(kHeads), int(vHeads), int(kDim), int(vDim), int(kernel)};
 }
 
 /// A Mamba-2 mixer (transformers modeling_nemotron_h / granitemoehybrid):

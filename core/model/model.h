@@ -105,6 +105,10 @@ struct ModelArch {
     double linearStateBytes = 0;
     double linearLayerParams = 0;
     std::string linearKind;      // "Gated DeltaNet", "Mamba-2"
+    /// Gated DeltaNet shape (Qwen3-Next: linear_num_key_heads, ...); 0 for
+    /// other linear kinds. What HF's torch fallback's launches and FLOPs follow.
+    struct DeltaNet { int keyHeads = 0; int valueHeads = 0; int keyDim = 0; int valueDim = 0; int convKernel = 0; };
+    DeltaNet deltaNet;
     int mlpOnlyLayers = 0;       // Nemotron-H '-' blocks: an FFN and no token mixer
     int ffnFreeLayers = 0;       // Nemotron-H 'M' and '*' blocks: a mixer and no FFN
     int normsPerLayer = 2;       // Gemma 2/3: 4 (sandwich norms); Nemotron-H: 1 per block

@@ -42,6 +42,9 @@ private slots:
     void gemma3PrefillPeakMemory();
     void gptOssEagerAttentionScores();
     void trainingNormLaunches();
+    void deltaNetTorchFallbackPrefill();
+    void deltaNetTorchFallbackDecode();
+    void deltaNetStateAsHfKeepsIt();
 };
 
 // gpt-oss-20b in bf16 decoding one token under HF: transformers 5 runs each
@@ -146,6 +149,81 @@ void TestHfEager::trainingNormLaunches()
     launches(hfConfig("qwen3-8b.json"), base + 2 * 8, 36);
     // Gemma 3 in the explicit form has no q/k norms nor sandwich norms: the base count.
     launches(kGemma3_12b, base, 48);
+}
+
+// Qwen3-Next-80B-A3B (48 layers: 36 Gated DeltaNet + 12 full attention, all
+// MoE with a shared expert; linear heads 16 key / 32 value of 128, conv 4)
+// under HF without fla / causal-conv1d: transformers' torch_chunk_gated_delta_rule
+// (core/estimate/hfeager.cpp counts it). A 2048-token prompt is 32 chunks of 64;
+// per DeltaNet layer 30 (projections, reorders, gates, gated norm, out_proj) + 8
+// (q and k repeat_interleave'd from 16 to 32 heads) + 4 (conv state, conv,
+// silu) + 428 (l2norms, casts, pads, masks, the 63-step Python loop x 6, ...) +
+// 18 x 32 chunks = 1046 launches, 1028 beyond the 18 of the Llama attention
+// block the fitted per-layer count holds. Each MoE layer: 19 grouped_mm + 6
+// router - 5 dense MLP + 6 shared expert = 26. Prefill launches:
+// (46 x 48 + 26 x 48 + 1028 x 36) x kernel_s_infer_eager.
+// Its fp32 matmuls per value head and chunk: 2 x 64^2 x (3 x 128 + 2 x 128) +
+// 6 x 64 x 128 x 128 = 5,242,880 + 6,291,456 = 11,534,336 FLOP; x 32 heads x
+// 32 chunks x 36 layers = 425,201,762,304 FLOP at the H100's 67 TFLOP/s fp32.
+void TestHfEager::deltaNetTorchFallbackPrefill()
+{
+    const gp::Calibration& c = gp::builtinCalibration();
+    QCOMPARE(30.0 + 8 + 4 + 428 + 18 * 32 - 18, 1028.0);
+    const std::string model = hfConfig("qwen3-next-80b-a3b-thinking.json");
+    const auto hf = estimateOn(model, inference("eager", 1, 2048));
+    const gp::Term* launches = term(hf, "time.prefill.overhead");
+    QVERIFY_NEAR(launches->value, (46.0 * 48 + 26.0 * 48 + 1028.0 * 36) * c.kernelSInferEager * 1e3, 1e-9);
+    QVERIFY2(launches->formula.find("Gated DeltaNet layers: +1028 for HF's torch chunked rule over 32 chunks") != std::string::npos,
+             launches->formula.c_str());
+    const double flops = 11534336.0 * 32 * 32 * 36;
+    QCOMPARE(flops, 425201762304.0);
+    const auto lean = estimateOn(model, inference("optimized", 1, 2048));
+    const double extra = term(hf, "time.prefill.attention")->value - term(lean, "time.prefill.attention")->value;
+    QVERIFY_NEAR(extra, flops / 67e12 * 1e3, 1e-9);
+    // A serving engine runs fla's kernels: no torch fallback.
+    QVERIFY(term(lean, "time.prefill.overhead")->formula.find("DeltaNet") == std::string::npos);
+    // One more token past 2048 opens a 33rd chunk: 18 launches per DeltaNet layer more.
+    const double longer = term(estimateOn(model, inference("eager", 1, 2049)), "time.prefill.overhead")->value;
+    QVERIFY_NEAR(longer - launches->value, 18.0 * 36 * c.kernelSInferEager * 1e3, 1e-9);
+}
+
+// A decode step (seq_len 1, the state cached) runs torch_causal_conv1d_update
+// and torch_recurrent_gated_delta_rule: 30 + 8 + 38 (conv update 4, l2norms 10,
+// casts 9, scaling and zeros 2, one loop step 11, the final cast 2) = 76 per
+// DeltaNet layer, 58 beyond the attention block. Per layer on average:
+// kernels_layer_swiglu_amp (40) + 26 (MoE) + 58 x 36 / 48 = 109.5, x 48 layers
+// x kernel_s_decode_eager; the same at batch 8 (the ops are batched).
+void TestHfEager::deltaNetTorchFallbackDecode()
+{
+    const gp::Calibration& c = gp::builtinCalibration();
+    const double perLayer = c.kernelsLayerSwigluAmp + 26 + 58.0 * 36 / 48;
+    QCOMPARE(perLayer, 109.5);
+    for (int batch : {1, 8}) {
+        const auto e = estimateOn(hfConfig("qwen3-next-80b-a3b-thinking.json"), inference("eager", batch, 2048));
+        const gp::Term* t = term(e, "time.decode.overhead");
+        QVERIFY2(startsWith(t->formula, "eager generate(): 110 kernels/layer") &&
+                     t->formula.find("Gated DeltaNet: HF's torch recurrent rule") != std::string::npos,
+                 t->formula.c_str());
+        QVERIFY_NEAR(t->value, perLayer * 48 * c.kernelSDecodeEager * 1e3, 1e-9);
+    }
+}
+
+// HF's cache keeps a Gated DeltaNet layer's conv state over the whole kernel
+// (F.pad to conv_kernel_size = 4 positions of 2 x 16 x 128 + 32 x 128 = 8192
+// channels, bf16: 65,536 B) and the recurrent state in fp32 (32 x 128 x 128 x
+// 4 B = 2,097,152 B): 2,162,688 B per layer, what round 4 measured for each of
+// its Qwen3-Next linear layers. At a 2048-token prompt + 1 output token the 12
+// full layers keep 2049 tokens x 2 x 2 heads x 256 x 2 B = 50,356,224 B, the 36
+// DeltaNet layers 36 x 2,162,688 = 77,856,768 B. The lean runtime's bf16 state
+// with kernel - 1 conv positions: 2 x (8192 x 3 + 524,288) = 1,097,728 B a layer.
+void TestHfEager::deltaNetStateAsHfKeepsIt()
+{
+    QCOMPARE(8192.0 * 4 * 2 + 32.0 * 128 * 128 * 4, 2162688.0);
+    const std::string model = hfConfig("qwen3-next-80b-a3b-thinking.json");
+    const auto hf = estimateOn(model, inference("eager", 1, 2048));
+    QCOMPARE(term(hf, "memory.kv_cache")->value * kGiB, 50356224.0 + 77856768.0);
+    const auto lean = estimateOn(model, inference("optimized", 1, 2048));
+    QCOMPARE(term(lean, "memory.kv_cache")->value * kGiB, 50356224.0 + 36 * 1097728.0);
 }
 
 QTEST_APPLESS_MAIN(TestHfEager)
