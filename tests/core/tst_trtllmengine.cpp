@@ -13,6 +13,7 @@
 #include "core/model/presets.h"
 #include "core/scenario/scenario.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,33 @@ private slots:
         const double noGraph = *gp::estimateOn(c, gpu("nvidia-h100-sxm")).inference->tokensPerS;
         c.inference.engine.graphBatchSizes = {1024};
         QCOMPARE(*gp::estimateOn(c, gpu("nvidia-h100-sxm")).inference->tokensPerS, noGraph);
+    }
+
+    void servingDecodeAllReduceShare()
+    {
+        // Llama 3.1 70B FP8 on 8 x H100 (TP 8), 16 users of 128 + 2048 tokens: each
+        // decode all-reduce carries 16 x 8192 x 2 B = 262144 B, of which NVLink moves
+        // 2 x 7/8 of it at 450 GB/s x nvlink_bus_eff_decode 0.642 = 288.9 GB/s:
+        // 1.588 us, x 2 per layer x 80 layers = 0.254 ms a step. At half that share
+        // (serving_decode_allreduce_eff 0.5 instead of 1) a step takes 0.254 ms more.
+        gp::Scenario s = serving("llama-3.1-70b", gp::InferPrecision::FP8, 16, 128, 2048);
+        s.hardware.count = 8;
+        s.hardware.tp = 8;
+        gp::Calibration full = gp::builtinCalibration();
+        full.set("serving_decode_allreduce_eff", 1.0);
+        QCOMPARE(full.nvlinkBusEffDecode, 0.642);
+        gp::Calibration half = full;
+        half.set("serving_decode_allreduce_eff", 0.5);
+        const gp::EstimateOptions o;
+        const double a = *gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, full).inference->tpotMs;
+        const double b = *gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, half).inference->tpotMs;
+        const double expected = 2 * 80 * (2.0 * 262144 * 7 / 8) / (450e9 * 0.642) * 1e3;
+        QVERIFY2(std::abs((b - a) - expected) < 0.03 * expected, qPrintable(QString::number(b - a)));
+        // The static-cache runtime (no engine) keeps the isolated rate.
+        s.runtime = gp::Runtime::Optimized;
+        s.inference.batch = 16;
+        QCOMPARE(*gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, half).inference->tpotMs,
+                 *gp::estimateOn(s, gpu("nvidia-h100-sxm"), o, full).inference->tpotMs);
     }
 };
 
