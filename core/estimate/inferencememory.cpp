@@ -102,7 +102,10 @@ MemoryBreakdown inferenceMemory(Plan& p)
             (m.kvBytesPerSequence(seqTokens, p.kvBytes, block) + m.linearLayers * (linearState - m.linearStateBytes)) / shard;
         const double perToken = prefillLiveBytesPerToken(p);
         const double logitsPerSeq = double(m.vocab) * (p.actBytes + 4) / p.tp;
-        const double chunk = std::max(1.0, p.cal->servingChunkTokens);
+        // The tokens one engine step may carry: the engine's own max_num_tokens
+        // where the run states it, else the calibration's chunk.
+        const double chunk = std::max(1.0, inf.engine.maxNumTokens > 0 ? double(inf.engine.maxNumTokens)
+                                                                         : p.cal->servingChunkTokens);
         double held = inf.batch; // sequences whose KV is in memory at once
         if (p.serving) {
             // The engine's share of the GPU (inference.memory_fraction, vLLM's
@@ -120,6 +123,10 @@ MemoryBreakdown inferenceMemory(Plan& p)
             double k = std::floor((budget - fixedWith(chunk)) / perSeq);
             if (k >= 1 && k * inf.promptTokens < chunk)
                 k = std::floor((budget - fixedWith(k * inf.promptTokens)) / perSeq);
+            // An engine with a max_batch_size schedules no more sequences than that
+            // in each of its pp micro-batches.
+            if (inf.engine.maxBatch > 0)
+                k = std::min(k, double(inf.engine.maxBatch) * p.pp);
             p.admitted = std::max(0.0, k);
             if (p.admitted >= 1 && held > p.admitted) {
                 held = p.admitted;

@@ -35,8 +35,12 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     EngineShape shape;
     shape.promptTokens = prompt;
     shape.outputTokens = std::max(1, inf.outputTokens);
-    shape.chunkTokens = std::max(1.0, p.cal->servingChunkTokens);
+    // The engine's own max_num_tokens where the run states it: per micro-batch, so a
+    // round of pp micro-batches (the load model's step) carries pp times that.
+    shape.chunkTokens = std::max(1.0, inf.engine.maxNumTokens > 0 ? double(inf.engine.maxNumTokens) * p.pp
+                                                                   : p.cal->servingChunkTokens);
     shape.admitted = p.admitted;
+    shape.wholePrompts = inf.engine.wholePrompts;
     // A step decodes `decoding` sequences (the decode roofline, its KV reads
     // scaled from the batch's) and carries `prefillTokens` prompt tokens (a
     // forward pass over them and the decodes, with their share of a prompt's
@@ -54,14 +58,37 @@ double servingLatency(Plan& p, InferenceResult& r, double decodeStep, double kvR
     // pipeline parallel each stage also relays a micro-batch's sampled tokens and updates its requests on
     // the host (serving_pp_host_s_per_seq): a round grows by both per sequence.
     const double hostPerSeq = p.cal->servingStepSPerSeq + (p.pp > 1 ? p.cal->servingPpHostSPerSeq : 0.0);
-    auto decodeOnly = [=](double decoding) {
+    // A step of `decoding` sequences whose GEMMs and all-reduces carry `rowsN` rows
+    // (the KV reads and the host work stay the real sequences').
+    auto decodeAt = [=](double decoding, double rowsN) {
         return decodeStep - weightS - kvReadS - rowCommS +
-               std::max(weightReadS, gemmS * std::max(minRows, decoding) / rows * effBatch / gemmAt(decoding)) +
-               (kvPerSeq + rowCommS / batch + hostPerSeq) * decoding;
+               std::max(weightReadS, gemmS * std::max(minRows, rowsN) / rows * effBatch / gemmAt(rowsN)) +
+               rowCommS / batch * rowsN + (kvPerSeq + hostPerSeq) * decoding;
+    };
+    auto decodeOnly = [=](double decoding) { return decodeAt(decoding, decoding); };
+    // CUDA graphs with padding (an engine that states its graph batch sizes): a step
+    // that only decodes replays the graph of the next captured batch, dummy
+    // sequences filling the rows; a step that carries a prompt runs without graph.
+    // In the steady state a request's prompt rides in one step and it then decodes
+    // for output_tokens steps, so decoding / output_tokens of the steps carry one.
+    const std::vector<int>& graphs = inf.engine.graphBatchSizes;
+    const double out = std::max(1, inf.outputTokens);
+    const int stages = std::max(1, p.pp);
+    auto paddedRows = [&graphs, stages](double decoding) {
+        const double microRows = decoding / stages; // each micro-batch in flight replays its own graph
+        const auto it = std::lower_bound(graphs.begin(), graphs.end(), microRows - 1e-9,
+                                         [](int size, double v) { return double(size) < v; });
+        return it == graphs.end() ? decoding : double(*it) * stages; // beyond the largest graph: eager, unpadded
+    };
+    auto decodeStepMean = [=](double decoding) {
+        if (graphs.empty() || decoding < 1)
+            return decodeOnly(decoding);
+        const double prompted = std::min(1.0, decoding / out);
+        return prompted * decodeOnly(decoding) + (1 - prompted) * decodeAt(decoding, paddedRows(decoding));
     };
     shape.step = [=, &forward](double prefillTokens, double decoding) {
         if (prefillTokens <= 0)
-            return decodeOnly(decoding);
+            return decodeStepMean(decoding);
         const double pass = forward(prefillTokens + decoding, 1 + decoding, attnPrompt * prefillTokens / prompt) +
                             (kvPerSeq + hostPerSeq) * decoding;
         return std::max(pass, decodeOnly(decoding));

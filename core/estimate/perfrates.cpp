@@ -317,7 +317,10 @@ double allReduceSeconds(const Plan& p, double bytes, int n) { return 2 * scatter
 /// A decode step's all-reduce (`bytes`: one row per sequence, a few MB): NCCL
 /// moves messages of that size over NVLink below its large-message bus
 /// bandwidth (nvlink_bus_eff_decode instead of nvlink_bus_eff: 8x H100 at
-/// 4-16 MB). PCIe groups and the hop between nodes keep their rates.
+/// 4-16 MB). PCIe groups and the hop between nodes keep their rates. Inside a
+/// serving engine the step's all-reduces sit between the layer's kernels, each
+/// rank waiting for the slowest: they reach serving_decode_allreduce_eff of that
+/// isolated rate (an engine constant, fitted on the serving rows but Hopper's).
 double decodeAllReduceSeconds(const Plan& p, double bytes, int n)
 {
     const double whole = allReduceSeconds(p, bytes, n);
@@ -326,7 +329,8 @@ double decodeAllReduceSeconds(const Plan& p, double bytes, int n)
     if (g <= 1 || gpu.interconnectGbps <= 0 || (g > 2 && p.bridged))
         return whole; // no NVLink part (intraNodeBandwidth's PCIe case)
     const double inNode = 2 * bytes * (g - 1) / g;
-    const double decodeRate = gpu.interconnectGbps / 2 * 1e9 * scaled(p.cal->nvlinkBusEffDecode, p.family->collective);
+    const double decodeRate = gpu.interconnectGbps / 2 * 1e9 * scaled(p.cal->nvlinkBusEffDecode, p.family->collective) *
+                              (p.serving ? p.cal->servingDecodeAllreduceEff : 1.0);
     return whole - inNode / intraNodeBandwidth(p, g) + inNode / decodeRate;
 }
 

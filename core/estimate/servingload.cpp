@@ -38,7 +38,7 @@ StepView stepsAt(const EngineShape& e, double decoding)
     v.decodeStep = decoding > 0 ? e.step(0, decoding) : 0;
     const double budget = std::max(1.0, e.chunkTokens - decoding);
     const double prompt = std::max(1.0, e.promptTokens);
-    const double steps = std::ceil(prompt / budget);
+    const double steps = e.wholePrompts ? 1.0 : std::ceil(prompt / budget);
     const double perStep = prompt / steps;
     const double full = e.step(perStep, decoding);
     v.prefillS = steps * full;

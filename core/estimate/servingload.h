@@ -12,6 +12,7 @@ struct EngineShape {
     double outputTokens = 256;
     double chunkTokens = 8192;  // tokens one engine step may take (max_num_batched_tokens)
     double admitted = 0;        // sequences whose KV fits the engine's share of memory at once (0: unbounded)
+    bool wholePrompts = false;  // chunked prefill off: a prompt enters one step whole (the budget always holds it)
     /// Seconds of one engine step carrying `prefillTokens` prompt tokens (of
     /// one or more prompts, causal attention over a chunk of `chunkOf` prompt
     /// tokens) beside one decode token for each of `decoding` running sequences.

@@ -5,6 +5,7 @@
 #include "core/base/errors.h"
 #include "core/base/units.h"
 #include "core/calibration/calibration.h"
+#include "core/engines/trtllmbench.h"
 #include "core/estimate/memoryonly.h"
 #include "core/hardware/catalog.h"
 
@@ -231,6 +232,26 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             // tuned engines the serving model stands for; MLPerf submissions and the
             // TensorRT-LLM tables are tuned engines and keep 1.
             const bool stockVllm = category == "inference" && has(framework, "vllm");
+            // trtllm-bench throughput sizes the engine itself when the command names
+            // no limits (core/engines/trtllmbench.h): max_batch_size and max_num_tokens
+            // from the run's ISL/OSL and memory; the PyTorch backend (1.x) also runs
+            // the perf overview's CUDA graphs with padding and whole prompts.
+            if (category == "inference" && has(framework, "tensorrt") && has(framework, "trtllm-bench")) {
+                TrtllmBenchInput in;
+                in.model = &s.model;
+                in.precision = s.inference.precision;
+                in.kvBytesPerElement = s.inference.precision == InferPrecision::FP8 ||
+                                               s.inference.precision == InferPrecision::FP4
+                                           ? 1.0
+                                           : 2.0;
+                in.tp = s.hardware.tp;
+                in.pp = s.hardware.pp;
+                in.deviceMemoryGiB = gpu->memoryGb * builtinCalibration().usableMemoryFraction;
+                in.inputLen = s.inference.promptTokens;
+                in.outputLen = s.inference.outputTokens;
+                in.backend = has(framework, "pytorch") ? TrtllmBackend::PyTorch : TrtllmBackend::TensorRtEngine;
+                s.inference.engine = trtllmBenchLimits(in);
+            }
             ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}, s.mode == Mode::Training};
             c.predict = [s, g = *gpu, value = num(r, "value"), perGpu, stockVllm](const EstimateOptions& o,
                                                                                  Rows& rows) mutable {
@@ -296,7 +317,10 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                         const std::size_t mid = (lo + hi) / 2;
                         (tryBatch(mid, false) ? lo : hi) = mid;
                     }
-                    for (std::size_t k = lo > 2 ? lo - 2 : 1; k <= lo && k > 0; ++k)
+                    // An engine that states its limits fills them: offline, every request is
+                    // queued at once and it admits what its KV pool and max_batch_size hold.
+                    const bool fills = s.inference.engine.maxBatch > 0;
+                    for (std::size_t k = lo > 2 && !fills ? lo - 2 : std::max<std::size_t>(lo, 1); k <= lo && k > 0; ++k)
                         tryBatch(k, true);
                 }
                 if (stockVllm)

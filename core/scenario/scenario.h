@@ -53,6 +53,20 @@ struct InferenceTargets {
     std::optional<double> ttftP99Ms;
 };
 
+/// A serving engine's own scheduling limits, where a run states them (validate
+/// sets them for published TensorRT-LLM rows, core/engines/trtllmbench.h); no
+/// scenario key: a plan's engine is sized by the planner. Zero / empty: the
+/// calibration's generic engine (serving_chunk_tokens, the KV pool only).
+struct ServingEngineLimits {
+    int maxBatch = 0;       // max_batch_size: sequences scheduled at once
+    int maxNumTokens = 0;   // max_num_tokens: tokens one engine step may carry
+    bool wholePrompts = false; // chunked prefill off: a prompt enters one step whole
+    /// CUDA graphs with padding: a step that only decodes runs the graph of the
+    /// smallest listed batch at least its own (dummy sequences fill the rest);
+    /// a step that carries a prompt runs without graph, unpadded.
+    std::vector<int> graphBatchSizes;
+};
+
 struct InferenceWorkload {
     InferPrecision precision = InferPrecision::BF16;
     std::optional<InferPrecision> kvPrecision; // default: precision (int4 -> fp16; fp4 -> fp8, or fp16 without FP8)
@@ -65,6 +79,7 @@ struct InferenceWorkload {
     int imageSize = 224;
     double memoryFraction = 0.9;  // serving: share of GPU memory the engine may use (vLLM gpu_memory_utilization)
     InferenceTargets targets;
+    ServingEngineLimits engine;   // serving: the engine's stated limits (no JSON key)
 };
 
 struct Hardware {

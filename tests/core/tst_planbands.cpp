@@ -30,10 +30,10 @@ constexpr double kZ90 = 1.2815515655446004; // the standard normal's 0.9 quantil
 
 // The shipped bands (relative 1-sigma, RMS of leave-one-out ln residuals).
 constexpr double kHopperTraining = 0.0909; // 41 measured H100/H200 training runs
-constexpr double kAmpereTraining = 0.161;  // 27 published Ampere training rows
-constexpr double kCdnaInference = 0.0981;  // the published CDNA serving rows (AMD vLLM pages) and the MLPerf MI300X/H100 ratio
-constexpr double kCdnaTraining = 0.287;    // 4 MLPerf Training v5.1 FP8 rows (MI300X, MI325X, 2x MI355X)
-constexpr double kUnmeasured = 0.262;      // 223 published rows outside Hopper with every family scale at 1
+constexpr double kAmpereTraining = 0.165;  // 27 published Ampere training rows
+constexpr double kCdnaInference = 0.1;     // the published CDNA serving rows (AMD vLLM pages) and the MLPerf MI300X/H100 ratio
+constexpr double kCdnaTraining = 0.299;    // 4 MLPerf Training v5.1 FP8 rows (MI300X, MI325X, 2x MI355X)
+constexpr double kUnmeasured = 0.231;      // 223 published rows outside Hopper with every family scale at 1
 constexpr double kWidenMultiGpu = 0.15;
 
 bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
@@ -86,10 +86,10 @@ private slots:
         const double amdPoint = *amd.training->costUsd;
         const double ghPoint = *gh.training->costUsd;
         QVERIFY(amdPoint < ghPoint); // $8.91 < $12.76
-        const double amdAt90 = amdPoint * std::exp(kCdnaTraining * kZ90);  // x 1.4445: $12.87
-        const double ghAt90 = ghPoint * std::exp(kHopperTraining * kZ90); // x 1.1236: $14.34
+        const double amdAt90 = amdPoint * std::exp(kCdnaTraining * kZ90);  // x 1.4670: $13.07
+        const double ghAt90 = ghPoint * std::exp(kHopperTraining * kZ90); // x 1.1234: $14.34
         QVERIFY(amdAt90 < ghAt90);
-        QVERIFY(std::log(ghAt90 / amdAt90) < kCdnaTraining); // 0.108
+        QVERIFY(std::log(ghAt90 / amdAt90) < kCdnaTraining); // 0.093
         QVERIFY(near(amd.training->costUsd.value() * gp::quantileFactor(amd.uncertainty.throughput, 0.9), amdAt90));
     }
 
@@ -101,15 +101,14 @@ private slots:
         const gp::PlanResult r = gp::plan(s, gp::Catalog::builtin(), gp::PlanRequest{10});
         QVERIFY(r.options.size() >= 4);
         const gp::PlanOption& top = r.options[0];
-        // Rank 1: 1x MI300X on CDNA's training band (4 published FP8 rows): its point
-        // cost $8.908 x exp(0.287 x 1.2816) = x 1.4445: $12.87 at 90%, 0.55% under
-        // #2, 4x GeForce RTX 3080 (Ampere, published training rows) at $9.759 x
-        // exp(0.2200 x 1.2816) = $12.94 (band sqrt(0.161^2 + 0.15^2) = 0.2200, four
-        // GPUs). (Before the MLPerf ratio row was read at the OpenOrca mean prompt the
-        // CDNA band was 0.292 and the MI300X third, at $12.95: a tie within noise.)
-        QCOMPARE(top.gpu, std::string("amd-mi300x"));
-        QCOMPARE(top.count, 1);
-        QVERIFY(near(top.estimate.uncertainty.throughput, kCdnaTraining));
+        // Rank 1: 4x GeForce RTX 3080 (Ampere, published training rows), band
+        // sqrt(0.165^2 + 0.15^2) = 0.2230 (four GPUs), cost at 90% = its point
+        // cost ($9.76) x exp(0.2230 x 1.2816) = x 1.3309: $12.99.
+        QCOMPARE(top.gpu, std::string("nvidia-rtx-3080-10gb"));
+        QCOMPARE(top.count, 4);
+        const double band = std::sqrt(kAmpereTraining * kAmpereTraining + kWidenMultiGpu * kWidenMultiGpu);
+        QVERIFY(near(top.estimate.uncertainty.throughput, band));
+        QVERIFY(std::fabs(band - 0.2230) < 5e-5);
         QCOMPARE(top.estimate.uncertainty.throughputSource, gp::BandSource::Published);
         QVERIFY(near(top.costKey, *top.estimate.training->costUsd * std::exp(kCdnaTraining * kZ90)));
         QVERIFY(top.why.find("(speed +/-29% at 1 sigma: the leave-one-out band of the published training rows of "
@@ -136,6 +135,15 @@ private slots:
         QVERIFY(near(gh->costKey, *gh->estimate.training->costUsd * std::exp(kHopperTraining * kZ90)));
         QVERIFY(gh->why.find("(speed +/-9% at 1 sigma: the leave-one-out band of the Hopper training runs the project "
                              "measured)") != std::string::npos);
+        // 1x MI300X ranks on CDNA's training band: $8.91 x exp(0.299 x 1.2816) =
+        // $13.07, third, 1.01x rank 1 ($12.99).
+        const auto amd = std::find_if(r.options.begin(), r.options.end(),
+                                      [](const gp::PlanOption& o) { return o.gpu == "amd-mi300x" && o.count == 1; });
+        QVERIFY(amd != r.options.end());
+        QCOMPARE(amd - r.options.begin(), std::ptrdiff_t(2));
+        QVERIFY(near(amd->costKey, *amd->estimate.training->costUsd * std::exp(kCdnaTraining * kZ90)));
+        QVERIFY(amd->why.find("(speed +/-30% at 1 sigma: the leave-one-out band of the published training rows of "
+                              "CDNA 3/4)") != std::string::npos);
     }
 
     void withinNoiseOfTwo()
@@ -154,9 +162,9 @@ private slots:
         QVERIFY(r.options[0].why.find("(within noise of #2: the margin is less than this estimate's +/-29% speed "
                                       "uncertainty)") != std::string::npos);
 
-        // The same job on GH200 or MI300X only: #1 is 1x MI300X at $12.87 at 90%
+        // The same job on GH200 or MI300X only: #1 is 1x MI300X at $13.07 at 90%
         // (CDNA's training band), #2 1x GH200 at $14.34 (measured band); the
-        // margin ln(14.34 / 12.87) = 0.108 is below #1's band 0.287: within noise.
+        // margin ln(14.34 / 13.07) = 0.093 is below #1's band 0.299: within noise.
         gp::Scenario two = s;
         two.hardware.gpus = {"nvidia-gh200", "amd-mi300x"};
         const gp::PlanResult g = gp::plan(two, gp::Catalog::builtin(), gp::PlanRequest{3});
