@@ -124,6 +124,7 @@ constexpr Field kFields[] = {
     {"nvlink_bus_eff_decode", &Calibration::nvlinkBusEffDecode},
     {"serving_pp_host_s_per_seq", &Calibration::servingPpHostSPerSeq},
     {"serving_step_s_per_seq", &Calibration::servingStepSPerSeq},
+    {"attn_triton_share", &Calibration::attnTritonShare},
 };
 
 // Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_<kind>"
