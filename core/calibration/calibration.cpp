@@ -125,6 +125,7 @@ constexpr Field kFields[] = {
     {"serving_pp_host_s_per_seq", &Calibration::servingPpHostSPerSeq},
     {"serving_step_s_per_seq", &Calibration::servingStepSPerSeq},
     {"serving_decode_allreduce_eff", &Calibration::servingDecodeAllreduceEff},
+    {"attn_triton_share", &Calibration::attnTritonShare},
 };
 
 // Per-family constants: "family_<id>_<name>" and "uncertainty_family_<id>_<kind>"

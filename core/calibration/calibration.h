@@ -191,6 +191,7 @@ struct Calibration {
     double servingPpHostSPerSeq = 0;        // serving with pipeline parallel: host seconds per sequence per micro-batch hop, not overlapped
     double servingStepSPerSeq = 0;          // serving: host seconds per running sequence per engine step, not overlapped
     double servingDecodeAllreduceEff = 0;   // serving: share of nvlink_bus_eff_decode a decode step's TP all-reduce reaches in the engine
+    double attnTritonShare = 0;             // Triton FlashAttention (fwd + bwd) / the flash-attention rate of attn_eff_*
     std::array<FamilyConstants, kArchFamilyCount> families{}; // indexed by ArchFamily; Hopper and Other stay at 1
 
     /// The constants of `gpu`'s family (all 1 for Hopper and Other).

@@ -11,6 +11,46 @@
 
 namespace gp::detail {
 
+namespace {
+
+/// The share of one forward pass that the backward runs again, by kind of work.
+struct Recompute {
+    double gemm = 0;
+    double attention = 0;
+    double other = 0; // elementwise traffic, casts, launches
+};
+
+Recompute recomputed(const Plan& p, const GemmWork& fwd, double tokens)
+{
+    const auto& t = p.s->training;
+    if (t.checkpointing == Checkpointing::Full)
+        return {1, 1, 1};
+    if (t.checkpointing != Checkpointing::Selective || t.selectiveRecompute == 0)
+        return {};
+    if (t.selectiveRecompute > 0) {
+        const double r = 1.0 / t.selectiveRecompute; // every N-th block whole
+        return {r, r, r};
+    }
+    // torchtitan's 'op' policy saves the outputs of matmuls and attention but
+    // those of every second matmul of a block in call order (q, k, v, o, gate,
+    // up, down: k, o and up): those and every non-matmul op run again.
+    double all = 0;
+    double second = 0;
+    int i = 0;
+    for (const auto& lin : p.linears) {
+        const double f = double(lin.in) * double(lin.out) * lin.perLayer;
+        all += f;
+        if (i++ % 2 == 1)
+            second += f;
+    }
+    const ModelArch& m = *p.m;
+    const double head = m.vocab > 0 && m.family != ModelFamily::Encoder ? 2.0 * tokens * double(m.vocab) * m.hidden / p.tp : 0;
+    const double blocks = fwd.flops > 0 ? std::max(0.0, fwd.flops - head) / fwd.flops : 0;
+    return {all > 0 ? second / all * blocks : 0, 0, 1};
+}
+
+} // namespace
+
 TrainingResult trainingPerformance(Plan& p)
 {
     const Scenario& s = *p.s;
@@ -33,11 +73,12 @@ TrainingResult trainingPerformance(Plan& p)
         const double tokens = double(t.microBatch) * t.seqLen;
         const bool lora = t.method != TrainMethod::Full;
         const GemmWork fwd = forwardGemms(p, tokens, tokens, p.compute);
-        const double recompute = t.checkpointing == Checkpointing::Full ? 1 : 0;
+        const Recompute again = recomputed(p, fwd, tokens);
+        const double recompute = again.other;
         // Backward: input and weight grads (2x forward); frozen LoRA bases need
         // only input grads (1x). Adapters add 6 x r x (in + out) per token.
         const double bwdFactor = lora ? 1 : 2;
-        double gemm = fwd.seconds * (1 + bwdFactor + recompute) / (p.optimized ? c.trainGemmDerateOptimized : 1.0);
+        double gemm = fwd.seconds * (1 + bwdFactor + again.gemm) / (p.optimized ? c.trainGemmDerateOptimized : 1.0);
         double adapterFlops = 0;
         if (lora) {
             for (const auto& lin : p.linears)
@@ -62,10 +103,18 @@ TrainingResult trainingPerformance(Plan& p)
                 attnText = "bf16: FP8 covers the linears only; " + attnRateText(p, false);
             p.compute = DType::FP8;
         }
+        // Triton FlashAttention (flash-attn 1.0's flash_attn_triton, which LLM
+        // Foundry runs for attn_impl: triton) reaches a share of the FA2 / SDPA
+        // rate the attention efficiencies are fitted on.
+        if (t.tritonAttention) {
+            attnRateTrain *= c.attnTritonShare;
+            if (p.explain)
+                attnText += " x " + fmt(c.attnTritonShare) + " (Triton FlashAttention)";
+        }
         // HF's SDPA path masks windowed layers explicitly once the sequence
         // reaches the window: their kernel computes the whole s x s product.
         const MaskedAttention masked = hfMaskedAttention(p, t.microBatch, t.seqLen);
-        const double attn = (attnF + masked.flops - masked.replaced) * (1 + 2.5 + recompute) / attnRateTrain;
+        const double attn = (attnF + masked.flops - masked.replaced) * (1 + 2.5 + again.attention) / attnRateTrain;
 
         // Elementwise traffic scales with what the layers save (see memorymodel);
         // the composed tanh GELU's saved intermediates are counted by its own term.
@@ -122,8 +171,8 @@ TrainingResult trainingPerformance(Plan& p)
                                    fmt(geluElemBytes) + " B x ffn width x tokens x layers / bandwidth");
             });
         modelFlops = modelTrainFlops(p, bwdFactor, adapterFlops);
-        p.term("time.gemm", recompute ? "Matmuls (fwd + bwd + recompute)" : "Matmuls (fwd + bwd)", gemm * 1e3, "ms",
-               [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + recompute) + " at " +
+        p.term("time.gemm", again.gemm > 0 ? "Matmuls (fwd + bwd + recompute)" : "Matmuls (fwd + bwd)", gemm * 1e3, "ms",
+               [&] { return std::string(fmt(fwd.flops / 1e12) + " TFLOP forward x " + fmt(1 + bwdFactor + again.gemm) + " at " +
                    fmt(fwd.flops / fwd.seconds / 1e12) + " TFLOP/s achieved (shape-dependent)"); });
         p.term("time.attention", "Attention (flash)", attn * 1e3, "ms",
                [&] { return std::string(fmt((attnF + masked.flops - masked.replaced) / 1e12) + " TFLOP forward x 3.5 / (" +

@@ -74,7 +74,9 @@ std::string familyOfConstant(const std::string& id)
 {
     // An engine's own constants (the host work of a serving loop per sequence)
     // are the same on every GPU: they are fitted on every row they move.
-    if (id == "serving_pp_host_s_per_seq" || id == "serving_step_s_per_seq" || id == "serving_decode_allreduce_eff")
+    // So is a framework kernel's share of the fitted rate (Triton FlashAttention).
+    if (id == "serving_pp_host_s_per_seq" || id == "serving_step_s_per_seq" || id == "serving_decode_allreduce_eff" ||
+        id == "attn_triton_share")
         return "*";
     std::string best;
     for (ArchFamily f : kScaledFamilies) {

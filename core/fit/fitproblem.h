@@ -100,7 +100,7 @@ void parallelFor(std::size_t n, const F& f)
 /// The family a "family_<id>_..." constant belongs to (the longest id that
 /// prefixes it: blackwell_gb2 before blackwell); "" for a base constant; "*"
 /// for an engine's own constant (serving_step_s_per_seq, serving_pp_host_s_per_seq,
-/// serving_decode_allreduce_eff),
+/// serving_decode_allreduce_eff, attn_triton_share),
 /// fitted on every record it moves whatever its family (but the held-out
 /// Hopper --family-dir rows).
 std::string familyOfConstant(const std::string& id);

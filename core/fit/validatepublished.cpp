@@ -108,6 +108,13 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
         rep.skipped.push_back(label + ": GPU \"" + hw.value("gpu", std::string()) + "\" not mapped to the catalog");
         return;
     }
+    // A variant whose name maps to a catalog part but whose peak, bandwidth or
+    // power the catalog does not hold (torchtitan's 96 GB HBM2e H100s at 500 W):
+    // the record says why, and it is not scored against the catalog part.
+    if (const auto it = hw.find("not_in_catalog"); it != hw.end() && it->is_string() && !it->get<std::string>().empty()) {
+        rep.skipped.push_back(label + ": " + it->get<std::string>());
+        return;
+    }
     Scenario s = baseScenario(label);
     s.hardware.gpus = {gpuId};
     s.hardware.count = rr.get(hw, "hardware", "count", 1, 1, 1'000'000);
@@ -174,6 +181,16 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
                     s.runtime = it->get<bool>() ? Runtime::Optimized : Runtime::Eager;
                 if (const auto it = other.find("float8"); it != other.end() && it->is_boolean() && it->get<bool>())
                     s.training.precision = TrainPrecision::FP8;
+                // LLM Foundry's MPT runs name their attention kernel (attn_config.attn_impl).
+                s.training.tritonAttention = other.value("attn_impl", std::string()) == "triton";
+                // torchtitan's selective AC: 'op' or every N-th block (selective_ac_option).
+                if (s.training.checkpointing == Checkpointing::Selective) {
+                    const std::string sac = other.value("selective_ac_option", std::string());
+                    if (sac == "op")
+                        s.training.selectiveRecompute = -1;
+                    else if (!sac.empty() && sac.find_first_not_of("0123456789") == std::string::npos && sac.size() < 4)
+                        s.training.selectiveRecompute = std::max(1, std::stoi(sac));
+                }
                 if (s.hardware.pp > 1 && !other.contains("grad_accum")) {
                     // A pipeline splits the local batch into micro-batches of 1.
                     s.training.gradAccum = s.training.microBatch;

@@ -44,6 +44,17 @@ struct TrainingWorkload {
     std::optional<double> globalBatchTokens;
     bool chunkedLoss = false;          // loss in chunks: logits never whole (torchtune)
     bool optimizerInBackward = false;  // each gradient applied and freed at once (torchtune)
+    // Not a scenario key: set by `validate` for published runs whose framework
+    // states Triton FlashAttention (LLM Foundry's attn_impl: triton), which runs
+    // at attn_triton_share of the flash-attention rate the model is fitted on.
+    bool tritonAttention = false;
+    // Not a scenario key either: torchtitan's selective activation checkpointing
+    // (torchtitan/parallelisms/parallelize_llama.py), which `validate` sets from a
+    // run's selective_ac_option. 0: `selective` as the spec means it (attention
+    // only, free with flash attention); -1 ('op'): every second matmul of a block
+    // and its non-matmul ops recomputed, attention saved; N > 0: every N-th block
+    // recomputed whole.
+    int selectiveRecompute = 0;
 };
 
 struct InferenceTargets {

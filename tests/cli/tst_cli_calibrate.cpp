@@ -53,7 +53,7 @@ private slots:
         int withFit = 0;
         for (const auto& c : doc["constants"])
             withFit += c.contains("fit") ? 1 : 0;
-        QCOMPARE(withFit, 58); // 27 base constants + 3 scales and the stock-vLLM share of each of the 7 scaled families + 3 serving engine constants
+        QCOMPARE(withFit, 59); // 27 base constants + 3 scales and the stock-vLLM share of each of the 7 scaled families + 3 serving engine constants + attn_triton_share
         // estimate --calibration uses it: round 2 alone has no eager LLM
         // inference, so the ResNet-18 training rate (host-bound) moves with the
         // refit kernel_s_train_eager and conv_eff.

@@ -276,6 +276,31 @@ private slots:
         QVERIFY(term(fp8, "time.gemm").value < term(bf16, "time.gemm").value);
     }
 
+    void tritonFlashAttentionRunsAtItsShare()
+    {
+        // LLM Foundry's MPT runs (attn_impl: triton) use flash-attn 1.0's Triton
+        // kernel: the same causal forward, 4 x 8192^2 x 4096 x 32 x 0.5 =
+        // 17,592,186,044,416 FLOPs x 3.5, at attn_triton_share of the flash rate
+        // (the bf16 peak x attn_eff_hopper_blackwell on an H100); nothing else moves.
+        gp::Scenario s = scenario("llama-3.1-8b", gp::Mode::Training);
+        s.runtime = gp::Runtime::Optimized;
+        s.training.seqLen = 8192;
+        const gp::Gpu& h100 = gpu("nvidia-h100-sxm");
+        const gp::GpuEstimate flash = gp::estimateOn(s, h100);
+        s.training.tritonAttention = true;
+        const gp::GpuEstimate triton = gp::estimateOn(s, h100);
+        const gp::Calibration& c = gp::builtinCalibration();
+        QVERIFY(c.attnTritonShare > 0.2 && c.attnTritonShare < 1);
+        const double expectMs = 17'592'186'044'416.0 * 3.5 /
+                                (h100.peakFlops(gp::DType::BF16) * c.attnEffHopperBlackwell * c.attnTritonShare) * 1e3;
+        QVERIFY(std::fabs(term(triton, "time.attention").value / expectMs - 1) < 1e-9);
+        QVERIFY2(term(triton, "time.attention").formula.find("(Triton FlashAttention)") != std::string::npos,
+                 term(triton, "time.attention").formula.c_str());
+        QCOMPARE(term(triton, "time.gemm").value, term(flash, "time.gemm").value);
+        const double slower = term(triton, "time.attention").value - term(flash, "time.attention").value;
+        QVERIFY(std::fabs((triton.training->stepMs - flash.training->stepMs) / slower - 1) < 1e-9);
+    }
+
     void pipelineDecodePassesTheStagesInTurn()
     {
         // Issue #16: Llama 3.1 70B at batch 1 on H200s decoded a token in 7.6 ms

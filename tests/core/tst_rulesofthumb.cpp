@@ -101,7 +101,9 @@ void TestRulesOfThumb::verdicts_data()
     // issue #12: tst_rulesseeds.cpp checks their figures.
     QTest::addRow("spot-60-90") << "spot-60-90" << "depends";
     QTest::addRow("pue-ranges") << "pue-ranges" << "holds";
-    QTest::addRow("h100-third-of-a100") << "h100-third-of-a100" << "holds";
+    // 2.46x at BF16 (below the 2.5-3.5 'third'), 3.71x with FP8: depends. LLM Foundry's
+    // own table gives MPT-7B 10,643 tokens/s/GPU on H100 against 4,641 on A100 (2.29x).
+    QTest::addRow("h100-third-of-a100") << "h100-third-of-a100" << "depends";
     QTest::addRow("h200-doubles-70b") << "h200-doubles-70b" << "depends";
 }
 

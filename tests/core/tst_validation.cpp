@@ -110,14 +110,15 @@ private slots:
         // Issue #4: published multi-GPU runs within 20% on throughput.
         const gp::ValidationReport pub =
             gp::validateDirectory(GP_TEST_DATA_DIR "/published", gp::Catalog::builtin());
-        QVERIFY(pub.metrics.at("published_train_tokens_per_s_per_gpu").n >= 50);
+        // 49 training rows: torchtitan's 12 H100 rows are skipped (their GPU is not in the catalog).
+        QVERIFY(pub.metrics.at("published_train_tokens_per_s_per_gpu").n >= 45);
         QVERIFY(pub.metrics.at("published_infer_output_tokens_per_s").n >= 100);
-        // Known miss of the refit calibration (not fitted on these runs): FSDP
-        // training per GPU at 23.5%, held there.
+        // FSDP training per GPU was a known miss at 23.5% until LLM Foundry's
+        // Triton attention and torchtitan's selective AC were counted: now every
+        // metric is held to its bound.
         for (const auto& [metric, m] : pub.metrics)
             if (m.bound > 0)
-                QVERIFY2(m.mape <= (metric == "published_train_tokens_per_s_per_gpu" ? 23.6 : m.bound),
-                         qPrintable(QString::fromStdString(metric) + QStringLiteral(" %1%").arg(m.mape)));
+                QVERIFY2(m.mape <= m.bound, qPrintable(QString::fromStdString(metric) + QStringLiteral(" %1%").arg(m.mape)));
         QFile readme(QStringLiteral(GP_TEST_DATA_DIR "/../../README.md"));
         QVERIFY(readme.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(readme.readAll());
@@ -216,6 +217,45 @@ private slots:
         QVERIFY(std::fabs((b->predicted - a->predicted) / states - 1) < 1e-9);
     }
 
+    void llmFoundryRowsRunTritonAttention()
+    {
+        // LLM Foundry's MPT benchmark runs state attn_impl: triton (flash-attn
+        // 1.0's Triton kernel): validate runs their attention at attn_triton_share.
+        // The H100 rows fit nothing (held out), yet land within 12% on average;
+        // read as FA2 / SDPA attention, the long-sequence 7B row reads faster.
+        QFile f(QStringLiteral(GP_TEST_DATA_DIR "/published/llm-foundry-mpt.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        gp::ValidationReport rep;
+        gp::validateText(text, "llm-foundry-mpt.json", gp::Catalog::builtin(), rep);
+        QCOMPARE(rep.rows.size(), std::size_t(43));
+        double sum = 0;
+        int n = 0;
+        for (const auto& r : rep.rows)
+            if (r.record.rfind("MPT-H100-", 0) == 0) {
+                sum += std::fabs(r.errorPct());
+                n++;
+            }
+        QCOMPARE(n, 21);
+        qInfo("MPT H100 rows: MAPE %.1f%%", sum / n);
+        QVERIFY(sum / n <= 12);
+        std::string flash = text;
+        for (std::size_t at = flash.find("\"attn_impl\": \"triton\""); at != std::string::npos;
+             at = flash.find("\"attn_impl\": \"triton\"", at))
+            flash.replace(at, 21, "\"attn_impl\": \"flash\"");
+        gp::ValidationReport fa;
+        gp::validateText(flash, "llm-foundry-mpt.json", gp::Catalog::builtin(), fa);
+        auto predicted = [](const gp::ValidationReport& v, const std::string& id) {
+            for (const auto& r : v.rows)
+                if (r.record.rfind(id + " ", 0) == 0)
+                    return r.predicted;
+            return -1.0;
+        };
+        const double triton = predicted(rep, "MPT-H100-7b-s65536-g8");
+        const double fa2 = predicted(fa, "MPT-H100-7b-s65536-g8");
+        QVERIFY(triton > 0 && fa2 > 1.2 * triton);
+    }
+
     void torchtitanRowsReadCompileAndFloat8()
     {
         // torchtitan's rows state torch.compile and Float8 (software.other): the
@@ -224,8 +264,25 @@ private slots:
         // than bf16 (its GEMMs) and the rows must not be the same scenario.
         QFile f(QStringLiteral(GP_TEST_DATA_DIR "/published/torchtitan-llama3.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        // Those H100s are torchtitan's 96 GB HBM2e parts at 500 W, whose peak the
+        // doc does not know: the 12 H100 rows are skipped, saying so; the two A100
+        // rows are scored.
+        gp::ValidationReport scored;
+        gp::validateText(text, "torchtitan-llama3.json", gp::Catalog::builtin(), scored);
+        QCOMPARE(scored.skipped.size(), std::size_t(12));
+        for (const auto& why : scored.skipped)
+            QVERIFY2(why.rfind("TITAN-H100-", 0) == 0 && why.find("we don't know its exact value") != std::string::npos,
+                     why.c_str());
+        QCOMPARE(scored.rows.size(), std::size_t(2));
+        // The mapping itself, read with the records' not_in_catalog removed.
+        std::string mapped = text;
+        for (std::size_t at = mapped.find("\"not_in_catalog\""); at != std::string::npos;
+             at = mapped.find("\"not_in_catalog\"", at))
+            mapped.replace(at, 16, "\"catalog_note\"");
         gp::ValidationReport rep;
-        gp::validateText(f.readAll().toStdString(), "torchtitan-llama3.json", gp::Catalog::builtin(), rep);
+        gp::validateText(mapped, "torchtitan-llama3.json", gp::Catalog::builtin(), rep);
+        QCOMPARE(rep.skipped.size(), std::size_t(0));
         auto predicted = [&](const std::string& id) {
             for (const auto& r : rep.rows)
                 if (r.record.rfind(id + " ", 0) == 0)
