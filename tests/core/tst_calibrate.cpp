@@ -310,12 +310,14 @@ private slots:
 
     void sixteenBitScaleFitsOnSixteenBitRunsOnly()
     {
-        // CDNA's published training runs are all FP8 (MLPerf Training v5.1:
-        // amd-mlperf-training.json, amd-training.json). A x1.5 nudge of its 16-bit
-        // scale still moves each of them (their bf16 attention), and there are 3
-        // or more, yet the fit leaves the scale at 1 with no record: the 16-bit
-        // rate of a family is fitted on its 16-bit runs, never through the side
-        // term of an FP8 run (it took the scale to its bound 2.5 before).
+        // CDNA's published training runs are FP8 but one (MLPerf Training v5.1:
+        // amd-mlperf-training.json, amd-training.json; AMD's Primus runs:
+        // amd-primus-training.json, one BF16). A x1.5 nudge of its 16-bit scale
+        // still moves each FP8 run (their bf16 attention), and there are 3 or
+        // more, yet the fit leaves the scale at 1 with no record: the 16-bit rate
+        // of a family is fitted on its 16-bit runs, never through the side term
+        // of an FP8 run (it took the scale to its bound 2.5 before), and one
+        // 16-bit run is fewer than the 3 a family scale needs.
         const gp::Calibration& builtin = gp::builtinCalibration();
         gp::Calibration nudged = builtin;
         QVERIFY(nudged.set("family_cdna_gemm16_scale", builtin.find("family_cdna_gemm16_scale")->value * 1.5));
@@ -323,15 +325,20 @@ private slots:
         const gp::ValidationReport moved = gp::predictSet(m_set, &nudged);
         QCOMPARE(moved.rows.size(), base.rows.size());
         std::set<int> fp8Moved;
+        std::set<int> sixteenBit;
         for (std::size_t i = 0; i < base.rows.size(); ++i) {
             const gp::ValidationCase& c = m_set.cases[std::size_t(base.rows[i].caseIndex)];
             if (c.archFamily == "cdna" && c.training) {
-                QVERIFY2(c.fp8Training, c.record.c_str());
+                if (!c.fp8Training) {
+                    sixteenBit.insert(base.rows[i].caseIndex);
+                    continue;
+                }
                 if (moved.rows[i].predicted != base.rows[i].predicted)
                     fp8Moved.insert(base.rows[i].caseIndex);
             }
         }
         QVERIFY(fp8Moved.size() >= 3);
+        QCOMPARE(sixteenBit.size(), std::size_t(1)); // PRIMUS-MI325X-70B-BF16-8node
         for (const auto& f : m_fit.fitted)
             if (f.id == "family_cdna_gemm16_scale") {
                 QCOMPARE(f.records, 0);
