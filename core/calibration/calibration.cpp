@@ -140,6 +140,7 @@ constexpr FamilyField kFamilyFields[] = {
     {"bandwidth_scale", &FamilyConstants::bandwidth},
     {"collective_scale", &FamilyConstants::collective},
     {"vllm_stock_scale", &FamilyConstants::vllmStock},
+    {"clock_power_w", &FamilyConstants::clockPowerW},
 };
 
 constexpr std::pair<BandKind, double FamilyConstants::*> kBandFields[] = {

@@ -75,6 +75,10 @@ struct FamilyConstants {
     double bandwidth = 1;  // achieved memory bandwidth (elementwise and decode streaming)
     double collective = 1; // tensor/data-parallel collective bus bandwidth
     double vllmStock = 1;  // a stock vLLM offline benchmark's throughput / the tuned engine's (published rows only)
+    /// Board power (W) at which the family's GPUs hold their tensor clock under
+    /// dense GEMM load; a part rated below it sustains tdp / clockPowerW of its
+    /// datasheet tensor rate (0 = no power term).
+    double clockPowerW = 0;
     double uncertaintyTraining = 0;  // RMS of the leave-one-out log residuals of its training throughput rows
     double uncertaintyInference = 0; // ... of its serving/inference throughput rows
     double uncertaintyMemory = 0;    // ... of its scored memory rows

@@ -102,6 +102,22 @@ std::string percent(double sigma)
     return std::string("+-") + buf + "%";
 }
 
+bool eightBitCompute(DType t) { return t == DType::FP8 || t == DType::FP4 || t == DType::INT8; }
+
+/// Whether calibrate fitted the family's GEMM scale of a format (gemm8 for
+/// fp8 / fp4 / int8, gemm16 otherwise) on the family's rows: a scale it left at
+/// its start says so in fitted_on ("calibrate: not fitted ..."). A table
+/// without the entry (a hand-written calibration) counts as fitted.
+bool familyFormatFitted(const Calibration& c, ArchFamily fam, bool eightBit)
+{
+    const std::string id = std::string("family_") + archFamilyId(fam) + (eightBit ? "_gemm8_scale" : "_gemm16_scale");
+    for (const CalibrationEntry& e : c.entries)
+        if (e.id == id)
+            return e.kind != "fitted" || (e.fittedOn.rfind("calibrate: not fitted", 0) != 0 &&
+                                          e.fittedOn.find("rows yet") == std::string::npos);
+    return true;
+}
+
 const char* kindWord(const Uncertainty& u)
 {
     if (u.family == ArchFamily::Hopper && u.vision)
@@ -146,8 +162,11 @@ std::string bandOrigin(const Uncertainty& u, bool throughput)
               " rows of " + family;
         break;
     case BandSource::Unmeasured:
-        out = std::string("fewer than 3 published ") + (throughput ? kindWord(u) : "memory") + " rows for " + family +
-              (throughput ? "" : ": the measured Hopper band, widened for another architecture");
+        if (throughput && u.formatUnfitted)
+            out = "fewer than 3 published training rows in this format (16-bit or fp8) for " + family;
+        else
+            out = std::string("fewer than 3 published ") + (throughput ? kindWord(u) : "memory") + " rows for " + family +
+                  (throughput ? "" : ": the measured Hopper band, widened for another architecture");
         break;
     }
     return out + widenedText(u.widened, throughput);
@@ -167,6 +186,14 @@ std::string unmeasuredBandNote(const Uncertainty& u, const Calibration& c)
     const BandKind other = u.kind == BandKind::Training ? BandKind::Inference : BandKind::Training;
     const std::string family = archFamilyLabel(u.family);
     const std::string kind = kindWord(u);
+    if (u.formatUnfitted)
+        return "Fewer than 3 published training results for " + family +
+               " GPUs run in this format (16-bit or fp8): the family's training band comes from its rows in the other "
+               "format, and this format's speed applies the Hopper-fitted efficiency to the datasheet, so the "
+               "throughput band is the wide one (" +
+               percent(c.uncertaintyUnmeasuredFamily) +
+               " at 1 sigma, uncertainty_unmeasured_family: how far the Hopper-fitted efficiencies land on the other "
+               "families' published rows with nothing of the family fitted).";
     std::string why = "Fewer than 3 published " + kind + " results for " + family + " GPUs, too few for a band of their own: ";
     why += f.band(other) > 0 ? std::string("its speed scales are fitted on its published rows, mostly ") + bandKindId(other) +
                                    ", "
@@ -203,6 +230,15 @@ Uncertainty uncertaintyFor(const Plan& p)
         const double published = p.family->band(u.kind);
         u.throughputSource = published > 0 ? BandSource::Published : BandSource::Unmeasured;
         thr = published > 0 ? published : c.uncertaintyUnmeasuredFamily;
+        // A training band from rows of one format does not cover the other: a
+        // job whose GEMM scale (gemm16 or gemm8) calibrate left unfitted for the
+        // family (fewer than 3 of its training rows in that format: CDNA's are
+        // FP8 but one) runs on an extrapolated speed and takes the wide band.
+        if (p.training && published > 0 && !familyFormatFitted(c, p.arch, eightBitCompute(p.compute))) {
+            u.throughputSource = BandSource::Unmeasured;
+            u.formatUnfitted = true;
+            thr = std::max(published, c.uncertaintyUnmeasuredFamily);
+        }
         const double memory = p.family->band(BandKind::Memory);
         u.memorySource = memory > 0 ? BandSource::Published : BandSource::Unmeasured;
         mem = memory > 0 ? memory

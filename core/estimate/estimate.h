@@ -82,6 +82,10 @@ struct Uncertainty {
     bool vision = false;                  // a vision model (Hopper: the vision band)
     ArchFamily family = ArchFamily::Hopper;
     unsigned widened = 0;                 // Widening bits
+    /// Training in a format (16-bit, or fp8/fp4) whose GEMM scale the family's
+    /// published rows did not fit (fewer than 3 of that format): the wide band,
+    /// although the family has a training band from rows in the other format.
+    bool formatUnfitted = false;
 };
 
 /// How sure the estimate is (core/estimate/confidence.h): probabilities from the

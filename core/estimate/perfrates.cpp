@@ -51,15 +51,28 @@ double gemmCeiling(const Calibration& c, DType t)
 /// for Hopper and for a family without published rows; calibration.h).
 const FamilyConstants& family(const Plan& p) { return *p.family; }
 
+/// The share of its datasheet tensor rate a GPU sustains within its board
+/// power: a family whose GPUs hold their tensor clock only from clockPowerW
+/// watts up runs a part rated below that at tdp / clockPowerW of its clock
+/// (the same CDNA 3 die is an MI300X at 750 W and an MI325X at 1000 W, and
+/// MLPerf's LoRA run is 1.34x faster on the MI325X). 1 where the family has
+/// no power term or the catalog no board power.
+double powerShare(const Plan& p)
+{
+    const double full = family(p).clockPowerW;
+    const double tdp = p.gpu->tdpW;
+    return full > 0 && tdp > 0 ? std::min(1.0, tdp / full) : 1.0;
+}
+
 /// The family's scale on tensor-core work (GEMMs and flash attention), chosen
 /// by the plan's compute format: an fp8 / fp4 model's work scales with gemm8
 /// (its 16-bit leftovers included), a 16-bit or fp32 model's with gemm16, so
-/// each scale moves only the rows of its own formats.
+/// each scale moves only the rows of its own formats; times the part's power share.
 double computeScale(const Plan& p, DType)
 {
     const DType t = p.compute;
     const bool eightBit = t == DType::FP8 || t == DType::FP4 || t == DType::INT8;
-    return eightBit ? family(p).gemm8 : family(p).gemm16;
+    return (eightBit ? family(p).gemm8 : family(p).gemm16) * powerShare(p);
 }
 
 } // namespace

@@ -23,16 +23,22 @@ namespace {
 /// uncertainty_unmeasured_family: how far the Hopper-fitted constants land on
 /// another architecture's datasheet when nothing of that family is fitted. Every
 /// scored throughput row of a GPU outside Hopper is predicted with the fit's
-/// constants and every family scale at 1 (the Hopper values, scaled by nothing);
-/// the band is the RMS of those ln(predicted/measured), pooled over the
-/// families and kinds (at least 3 rows; otherwise the start's value is kept).
+/// constants and every family scale at 1 (the Hopper values, scaled by nothing)
+/// and no family power term (family_*_clock_power_w 0); the band is the RMS of
+/// those ln(predicted/measured), pooled over the families and kinds (at least 3
+/// rows; otherwise the start's value is kept).
 void setUnmeasuredBand(const ValidationSet& set, CalibrationFit& fit)
 {
     const char* id = "uncertainty_unmeasured_family";
     Calibration atOne = fit.calibration;
+    auto endsWith = [](const std::string& s, std::string_view tail) {
+        return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
     for (const CalibrationEntry& e : fit.calibration.entries)
-        if (e.id.rfind("family_", 0) == 0 && e.id.size() > 6 && e.id.compare(e.id.size() - 6, 6, "_scale") == 0)
+        if (e.id.rfind("family_", 0) == 0 && endsWith(e.id, "_scale"))
             atOne.set(e.id, 1.0);
+        else if (e.id.rfind("family_", 0) == 0 && endsWith(e.id, "_clock_power_w"))
+            atOne.set(e.id, 0.0);
     EstimateOptions o{false};
     o.calibration = &atOne;
     std::vector<Rows> out(set.cases.size());

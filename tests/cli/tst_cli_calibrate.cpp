@@ -47,13 +47,13 @@ private slots:
         const nlohmann::json doc = nlohmann::json::parse(readFile(out));
         QCOMPARE(doc["format"], "gpuplanner-calibration");
         QCOMPARE(doc["version"], 2); // per-kind family bands
-        QCOMPARE(doc["count"], 141);
+        QCOMPARE(doc["count"], 149);
         QCOMPARE(doc["fitted_on"]["dirs"][0], dataDir() + "/round2");
         QCOMPARE(doc["fitted_on"]["records"], 23);
         int withFit = 0;
         for (const auto& c : doc["constants"])
             withFit += c.contains("fit") ? 1 : 0;
-        QCOMPARE(withFit, 59); // 27 base constants + 3 scales and the stock-vLLM share of each of the 7 scaled families + 3 serving engine constants + attn_triton_share
+        QCOMPARE(withFit, 60); // 27 base constants + 3 scales and the stock-vLLM share of each of the 7 scaled families + 3 serving engine constants + attn_triton_share + CDNA's power term
         // estimate --calibration uses it: round 2 alone has no eager LLM
         // inference, so the ResNet-18 training rate (host-bound) moves with the
         // refit kernel_s_train_eager and conv_eff.

@@ -4,10 +4,11 @@
 // from, per kind. The window runs as the app does (QT_QPA_PLATFORM=offscreen in
 // CTest). Expected text is the band origin the estimate carries
 // (gp::bandOrigin), and the pick is computed by hand in tests/core/tst_planbands.cpp:
-//   first screen: 1x MI300X at $8.88 x exp(0.263 x 1.2816) = $12.44 at 90% on
-//     CDNA's training band (4 published MLPerf FP8 training rows), ahead of 1x
-//     MI355X at $9.96 x exp(0.263 x 1.2816) = $13.95 by less than its band;
-//   Planner: 4x RTX 3080, speed +/-16% (Ampere's published training rows, widened for 4 GPUs).
+//   first screen: 1x MI355X at $9.99 x exp(0.247 x 1.2816) = $13.72 at 90% on
+//     the wide band (CDNA's training rows are FP8 but one, so its BF16 speed is
+//     extrapolated), ahead of 1x GH200 at $12.76 x exp(0.0908 x 1.2816) = $14.33
+//     by less than its band; the MI300X ($11.43 at its point) is fourth;
+//   Planner: 4x RTX 3080, speed +/-22% (Ampere's published training rows, widened for 4 GPUs).
 #include "window_fixture.h"
 
 #include "ui/estimatecontroller.h"
@@ -68,27 +69,26 @@ private slots:
         const int i = recommendedIndex(e);
         QVERIFY(i >= 0);
         const gp::GpuEstimate& r = e.results[std::size_t(i)];
-        QCOMPARE(r.gpuId, std::string("amd-mi300x"));
-        QCOMPARE(r.uncertainty.throughputSource, gp::BandSource::Published);
+        QCOMPARE(r.gpuId, std::string("amd-mi355x"));
+        QCOMPARE(r.uncertainty.throughputSource, gp::BandSource::Unmeasured);
         const QString first = labelWith(w.resultsPage(), QStringLiteral("Recommendation:"));
-        QVERIFY2(first.contains(QStringLiteral("1x Instinct MI300X")), qPrintable(first));
+        QVERIFY2(first.contains(QStringLiteral("1x Instinct MI355X")), qPrintable(first));
         QVERIFY2(first.contains(QStringLiteral("ranked on the cost at 90% confidence")), qPrintable(first));
-        QVERIFY2(first.contains(QStringLiteral("speed +/-26%: the leave-one-out band of the published training rows of CDNA 3/4; "
-                                               "memory +/-")),
+        QVERIFY2(first.contains(QStringLiteral("speed +/-25%: fewer than 3 published training rows in this format (16-bit or "
+                                               "fp8) for CDNA 3/4; memory +/-")),
                  qPrintable(first));
-        // ... and that it wins by less than its band: the next single GPU is 1x MI355X at
-        // $9.96 x exp(0.263 x 1.2816) = $13.95, ln(13.95 / 12.44) = 0.114 < 0.263.
-        QVERIFY2(first.contains(QStringLiteral("Within noise of 1x Instinct MI355X ($13.9 at 90% confidence, against $12.4)")),
+        // ... and that it wins by less than its band: ln(14.33 / 13.72) = 0.044 < 0.247.
+        QVERIFY2(first.contains(QStringLiteral("Within noise of 1x GH200 Grace Hopper (GPU side, 96GB HBM3) ($14.3")),
                  qPrintable(first));
-        QVERIFY2(first.contains(QStringLiteral("the margin is less than this estimate's +/-26% speed uncertainty.")),
+        QVERIFY2(first.contains(QStringLiteral("the margin is less than this estimate's +/-25% speed uncertainty.")),
                  qPrintable(first));
         // The MI300X row says where its band comes from.
         ResultsTableModel* model = w.resultsPage()->model();
         const int amdRow = model->rowOf(QStringLiteral("amd-mi300x"));
         QVERIFY(amdRow >= 0);
         const QString tip = model->data(model->index(amdRow, 0), Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QStringLiteral("Uncertainty: speed +/-26%: the leave-one-out band of the published training rows of CDNA 3/4; "
-                                             "memory +/-")),
+        QVERIFY2(tip.contains(QStringLiteral("Uncertainty: speed +/-25%: fewer than 3 published training rows in this format "
+                                             "(16-bit or fp8) for CDNA 3/4; memory +/-")),
                  qPrintable(tip));
 
         // The Planner tab: its best option and its band's origin.
@@ -111,7 +111,8 @@ private slots:
         b.prepare();
         const QString page1 = b.htmlBeforeCharts();
         QVERIFY(page1.contains(QStringLiteral("How sure:")));
-        QVERIFY2(page1.contains(QStringLiteral("speed +/-26%: the leave-one-out band of the published training rows of CDNA 3/4")),
+        QVERIFY2(page1.contains(QStringLiteral("speed +/-25%: fewer than 3 published training rows in this format (16-bit or "
+                                               "fp8) for CDNA 3/4")),
                  qPrintable(page1));
         const QString after = b.htmlAfterCharts();
         QVERIFY(after.contains(QStringLiteral("Throughput band from")));
