@@ -88,7 +88,10 @@ TrainingResult trainingPerformance(Plan& p)
             // their skinny GEMMs run in fp32 on CUDA cores (matmul TF32 is off by
             // default), far below the base's tensor-core rate.
             const DType at = p.autocast || p.compute == DType::TF32 ? p.compute : DType::FP32;
-            gemm += adapterFlops / (peak(p, at) * gemmEff(p, at, tokens, t.loraRank, m.hidden));
+            // 6 = forward 2 + backward 4; full checkpointing runs the adapters'
+            // forward once more with the rest of the layer (peft's LoRA linear
+            // is inside the checkpointed decoder layer).
+            gemm += adapterFlops * (1 + recompute / 3) / (peak(p, at) * gemmEff(p, at, tokens, t.loraRank, m.hidden));
         }
         const double attnF = attentionFlops(p, t.microBatch, t.seqLen);
         // FP8 training swaps the linear layers only (torchao's convert_to_float8_training

@@ -45,6 +45,7 @@ private slots:
     void deltaNetTorchFallbackPrefill();
     void deltaNetTorchFallbackDecode();
     void deltaNetStateAsHfKeepsIt();
+    void loraRecomputeUnderCheckpointing();
 };
 
 // gpt-oss-20b in bf16 decoding one token under HF: transformers 5 runs each
@@ -224,6 +225,29 @@ void TestHfEager::deltaNetStateAsHfKeepsIt()
     QCOMPARE(term(hf, "memory.kv_cache")->value * kGiB, 50356224.0 + 77856768.0);
     const auto lean = estimateOn(model, inference("optimized", 1, 2048));
     QCOMPARE(term(lean, "memory.kv_cache")->value * kGiB, 50356224.0 + 36 * 1097728.0);
+}
+
+// peft's LoRA linear sits inside the checkpointed decoder layer, so full
+// checkpointing reruns the adapters' forward (2 of their 6 FLOP per parameter
+// and token) with the base's. With F the base's forward GEMM time and A the
+// adapters' fwd + bwd time: full fine-tuning takes 3F (no checkpointing), LoRA
+// 2F + A (the frozen base has no weight grads) and, checkpointed, 3F + A x 4/3.
+// So A = LoRA(none) - 2/3 full(none) and the recompute adds F + A / 3.
+void TestHfEager::loraRecomputeUnderCheckpointing()
+{
+    auto gemm = [](const char* method, const char* ckpt) {
+        const std::string w = std::string(R"({"mode": "training", "runtime": "eager", "training": {"method": ")") + method +
+                              R"(", "lora_rank": 16, "lora_targets": ["q_proj", "k_proj", "v_proj", "o_proj"], "precision": "bf16",
+            "micro_batch": 4, "seq_len": 2048, "activation_checkpointing": ")" + ckpt + R"("}})";
+        return term(estimateOn(hfConfig("olmo-2-1124-13b.json"), w), "time.gemm")->value;
+    };
+    const double full = gemm("full", "none");
+    const double lora = gemm("lora", "none");
+    const double f = full / 3;
+    const double a = lora - 2 * f;
+    QVERIFY(a > 0);
+    QVERIFY_NEAR(gemm("full", "full"), 4 * f, 1e-12);
+    QVERIFY_NEAR(gemm("lora", "full"), 3 * f + a * 4 / 3, 1e-12);
 }
 
 QTEST_APPLESS_MAIN(TestHfEager)
