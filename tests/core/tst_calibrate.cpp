@@ -114,7 +114,7 @@ private slots:
                                                  .arg(e.value, 0, 'g', 17)));
             fitted += e.kind == "fitted" ? 1 : 0;
         }
-        QCOMPARE(fitted, 84);
+        QCOMPARE(fitted, 86);
         // 27 base constants + 3 scales and the stock-vLLM share of each of the 7
         // scaled families + the 3 serving engine constants + attn_triton_share + CDNA's power term
         // (family_cdna_clock_power_w; the other families have none); the 4 base

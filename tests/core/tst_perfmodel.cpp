@@ -429,8 +429,8 @@ private slots:
         QCOMPARE(c.families[std::size_t(gp::ArchFamily::Gaudi)].uncertaintyTraining, 0.0);
         QCOMPARE(gaudi.uncertainty.throughput, c.uncertaintyUnmeasuredFamily);
         // The spread of the Hopper-fitted constants on the other families' published
-        // rows with every family scale at 1 (calibrate: ln RMS 0.248 on the model as merged in session 11; 0.374 before its serving mechanisms).
-        QVERIFY(c.uncertaintyUnmeasuredFamily >= 0.20 && c.uncertaintyUnmeasuredFamily <= 0.45);
+        // rows with every family scale at 1 (calibrate: ln RMS 0.189 on the model as merged in session 12, 0.248 in session 11, 0.374 before session 11's serving mechanisms).
+        QVERIFY(c.uncertaintyUnmeasuredFamily >= 0.15 && c.uncertaintyUnmeasuredFamily <= 0.45);
         const bool said = std::any_of(gaudi.notes.begin(), gaudi.notes.end(), [](const std::string& n) {
             return n.rfind("Fewer than 3 published training results for Gaudi GPUs, too few for a band of their own: the speed applies the "
                            "Hopper-fitted efficiencies", 0) == 0;
