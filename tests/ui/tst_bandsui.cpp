@@ -4,11 +4,12 @@
 // from, per kind. The window runs as the app does (QT_QPA_PLATFORM=offscreen in
 // CTest). Expected text is the band origin the estimate carries
 // (gp::bandOrigin), and the pick is computed by hand in tests/core/tst_planbands.cpp:
-//   first screen: 1x MI355X at $9.99 x exp(0.247 x 1.2816) = $13.72 at 90% on
+//   first screen: 1x MI355X at $10.10 x exp(0.189 x 1.2816) = $12.87 at 90% on
 //     the wide band (CDNA's training rows are FP8 but one, so its BF16 speed is
-//     extrapolated), ahead of 1x GH200 at $12.76 x exp(0.0908 x 1.2816) = $14.33
-//     by less than its band; the MI300X ($11.43 at its point) is fourth;
-//   Planner: 4x RTX 3080, speed +/-22% (Ampere's published training rows, widened for 4 GPUs).
+//     extrapolated), ahead of 1x MI325X at $10.79 x exp(0.189 x 1.2816) = $13.74
+//     by less than its band; the GH200 ($13.11 at its point, $14.68 at 90%) and
+//     the MI300X ($11.79, $15.02) follow;
+//   Planner: 4x RTX 3080, speed +/-16% (Ampere's published training rows, widened for 4 GPUs).
 #include "window_fixture.h"
 
 #include "ui/estimatecontroller.h"
@@ -74,20 +75,20 @@ private slots:
         const QString first = labelWith(w.resultsPage(), QStringLiteral("Recommendation:"));
         QVERIFY2(first.contains(QStringLiteral("1x Instinct MI355X")), qPrintable(first));
         QVERIFY2(first.contains(QStringLiteral("ranked on the cost at 90% confidence")), qPrintable(first));
-        QVERIFY2(first.contains(QStringLiteral("speed +/-25%: fewer than 3 published training rows in this format (16-bit or "
+        QVERIFY2(first.contains(QStringLiteral("speed +/-19%: fewer than 3 published training rows in this format (16-bit or "
                                                "fp8) for CDNA 3/4; memory +/-")),
                  qPrintable(first));
-        // ... and that it wins by less than its band: ln(14.33 / 13.72) = 0.044 < 0.247.
-        QVERIFY2(first.contains(QStringLiteral("Within noise of 1x GH200 Grace Hopper (GPU side, 96GB HBM3) ($14.3")),
+        // ... and that it wins by less than its band: ln(13.74 / 12.87) = 0.066 < 0.189.
+        QVERIFY2(first.contains(QStringLiteral("Within noise of 1x Instinct MI325X ($13.7 at 90% confidence, against $12.9)")),
                  qPrintable(first));
-        QVERIFY2(first.contains(QStringLiteral("the margin is less than this estimate's +/-25% speed uncertainty.")),
+        QVERIFY2(first.contains(QStringLiteral("the margin is less than this estimate's +/-19% speed uncertainty.")),
                  qPrintable(first));
         // The MI300X row says where its band comes from.
         ResultsTableModel* model = w.resultsPage()->model();
         const int amdRow = model->rowOf(QStringLiteral("amd-mi300x"));
         QVERIFY(amdRow >= 0);
         const QString tip = model->data(model->index(amdRow, 0), Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QStringLiteral("Uncertainty: speed +/-25%: fewer than 3 published training rows in this format "
+        QVERIFY2(tip.contains(QStringLiteral("Uncertainty: speed +/-19%: fewer than 3 published training rows in this format "
                                              "(16-bit or fp8) for CDNA 3/4; memory +/-")),
                  qPrintable(tip));
 
@@ -96,8 +97,9 @@ private slots:
         planner->controller()->recomputeNow();
         const gp::PlanResult& plan = planner->controller()->result();
         QVERIFY(!plan.options.empty());
-        // 1x MI300X, $12.87 at 90%, 0.55% under 4x RTX 3080 (tst_planbands).
-        QCOMPARE(plan.options.front().gpu, std::string("amd-mi300x"));
+        // 4x RTX 3080, $11.38 at 90% (tst_planbands).
+        QCOMPARE(plan.options.front().gpu, std::string("nvidia-rtx-3080-10gb"));
+        QCOMPARE(plan.options.front().count, 4);
         const QString best = planner->summaryLabel()->text();
         QVERIFY2(best.contains(QStringLiteral("How sure:")) && best.contains(QStringLiteral("ranked at 90% confidence")),
                  qPrintable(best));
@@ -111,7 +113,7 @@ private slots:
         b.prepare();
         const QString page1 = b.htmlBeforeCharts();
         QVERIFY(page1.contains(QStringLiteral("How sure:")));
-        QVERIFY2(page1.contains(QStringLiteral("speed +/-25%: fewer than 3 published training rows in this format (16-bit or "
+        QVERIFY2(page1.contains(QStringLiteral("speed +/-19%: fewer than 3 published training rows in this format (16-bit or "
                                                "fp8) for CDNA 3/4")),
                  qPrintable(page1));
         const QString after = b.htmlAfterCharts();
@@ -136,7 +138,7 @@ private slots:
         const gp::Estimate e = gp::estimate(s, gp::Catalog::builtin());
         QCOMPARE(e.results.size(), std::size_t(1));
         const QString text = bandText(e.results.front().uncertainty);
-        QVERIFY2(text.startsWith(QStringLiteral("speed +/-9.9%: the leave-one-out band of the published inference rows of "
+        QVERIFY2(text.startsWith(QStringLiteral("speed +/-10%: the leave-one-out band of the published inference rows of "
                                                 "CDNA 3/4; memory +/-")),
                  qPrintable(text));
     }
