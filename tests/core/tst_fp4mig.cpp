@@ -5,6 +5,7 @@
 
 #include "core/calibration/calibration.h"
 #include "core/hardware/catalog.h"
+#include "tests/common/builtingpu.h"
 #include "core/base/errors.h"
 #include "core/estimate/estimate.h"
 #include "core/hardware/mig.h"
@@ -30,14 +31,6 @@ constexpr double kLlama70bParams = 70'553'706'496.0;
 constexpr double kLlama70bEmbedding = 1'050'673'152.0;
 // KV elements per token: K and V x 80 layers x 8 KV heads x 128.
 constexpr double kLlama70bKvPerToken = 2.0 * 80 * 8 * 128;
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 gp::Scenario serve(const char* preset, gp::InferPrecision precision)
 {

@@ -7,20 +7,13 @@
 
 #include "core/estimate/estimate.h"
 #include "core/hardware/catalog.h"
+#include "tests/common/builtingpu.h"
 #include "core/hardware/mig.h"
 #include "core/scenario/scenario.h"
 
 #include <string>
 
 namespace {
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 const gp::Term* term(const gp::GpuEstimate& e, const std::string& key)
 {

@@ -7,6 +7,7 @@
 
 #include "core/calibration/calibration.h"
 #include "core/hardware/catalog.h"
+#include "tests/common/builtingpu.h"
 #include "core/estimate/estimate.h"
 #include "core/estimate/sizing.h"
 #include "core/model/model.h"
@@ -21,14 +22,6 @@
 #include <string>
 
 namespace {
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 gp::Scenario scenario(const std::string& presetId, gp::Mode mode)
 {

@@ -9,6 +9,7 @@
 #include "core/engines/trtllmbench.h"
 #include "core/estimate/estimate.h"
 #include "core/hardware/catalog.h"
+#include "tests/common/builtingpu.h"
 #include "core/model/model.h"
 #include "core/model/presets.h"
 #include "core/scenario/scenario.h"
@@ -18,14 +19,6 @@
 #include <vector>
 
 namespace {
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 gp::ModelArch preset(const char* id)
 {

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "core/hardware/catalog.h"
+#include "tests/common/builtingpu.h"
 #include "core/base/errors.h"
 #include "core/estimate/estimate.h"
 #include "core/model/model.h"
@@ -17,14 +18,6 @@
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-const gp::Gpu& gpu(const char* id)
-{
-    const gp::Gpu* g = gp::Catalog::builtin().find(id);
-    if (!g)
-        qFatal("catalog lacks %s", id);
-    return *g;
-}
 
 /// Full fine-tuning, AMP bf16 AdamW, micro-batch 1 x 128 with full checkpointing:
 /// the activations (a few MB) stay below the gradients, so the peak is the end of
