@@ -201,11 +201,11 @@ Plan makePlan(const Scenario& s, const Gpu& gpu, bool explain, const Calibration
         if (p.serving && s.model.isLanguageModel()) {
             const double stock = p.cal->family(gpu).vllmStock;
             if (stock < 0.995)
-                p.notes.push_back("Serving speed is that of a tuned engine (TensorRT-LLM, or vLLM/SGLang tuned as in "
-                                  "MLPerf submissions). The published offline runs of stock vLLM containers on " +
-                                  std::string(archFamilyLabel(archFamily(gpu))) + " reached " + fmt(stock, 2) +
-                                  "x of it: with a stock vLLM image, expect about " + fmt(stock, 2) +
-                                  "x these tokens/s.");
+                p.notes.push_back("Stock vLLM on " + std::string(archFamilyLabel(archFamily(gpu))) +
+                                  ": these speeds are a tuned engine's (TensorRT-LLM, or vLLM/SGLang tuned as in MLPerf "
+                                  "submissions); the published offline runs of stock vLLM containers reached " +
+                                  fmt(stock, 2) + "x of it, so expect about " + fmt(stock, 2) +
+                                  "x these tokens/s with a stock vLLM image.");
         }
     }
     if (gpu.isTpu())

@@ -175,8 +175,8 @@ private slots:
         gp::Calibration cal = gp::builtinCalibration();
         QVERIFY(cal.set("family_cdna_vllm_stock_scale", 0.7047));
         const std::string n = stockNote("amd-mi300x", cal);
-        QVERIFY2(n.find("on CDNA 3/4 reached 0.7x of it") != std::string::npos, n.c_str());
-        QVERIFY(n.find("expect about 0.7x these tokens/s") != std::string::npos);
+        QVERIFY2(n.rfind("Stock vLLM on CDNA 3/4: these speeds are a tuned engine's", 0) == 0, n.c_str());
+        QVERIFY(n.find("stock vLLM containers reached 0.7x of it, so expect about 0.7x these tokens/s") != std::string::npos);
         QVERIFY(stockNote("nvidia-h100-sxm", cal).empty()); // Hopper's share is 1: no note
         QVERIFY(cal.set("family_cdna_vllm_stock_scale", 1.0));
         QVERIFY(stockNote("amd-mi300x", cal).empty());
