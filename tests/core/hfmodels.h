@@ -2,6 +2,7 @@
 // Shared by the golden tests of the real config.json files (tst_hfmodels.cpp:
 // what the reader makes of them; tst_hfmodels2.cpp: the model cards' active
 // parameters, the summary lines, and the estimates and plans built on them).
+#include "tests/common/estimateterms.h"
 #include <QtTest>
 
 #include "core/base/errors.h"
@@ -58,15 +59,6 @@ inline gp::Scenario scenario(const std::string& model, const std::string& worklo
     } catch (const gp::InputError& e) {
         qFatal("scenario refused: %s", e.what());
     }
-}
-
-/// The estimate's term `key`; a missing one ends the test.
-inline const gp::Term* term(const gp::GpuEstimate& e, const std::string& key)
-{
-    for (const auto& t : e.terms)
-        if (t.key == key)
-            return &t;
-    qFatal("no term %s in the estimate", key.c_str());
 }
 
 } // namespace hftest

@@ -1,6 +1,7 @@
 // The calibration table: the built-in one loads with every entry documented and
 // within its bounds, user files are validated with key paths, and a changed
 // constant reaches the estimate through the estimateOn overload.
+#include "tests/common/estimateterms.h"
 #include <QtTest>
 
 #include "core/calibration/calibration.h"
@@ -69,14 +70,6 @@ gp::Scenario llamaTraining()
     s.training.seqLen = 2048;
     s.training.checkpointing = gp::Checkpointing::None;
     return s;
-}
-
-double termValue(const gp::GpuEstimate& e, const std::string& key)
-{
-    for (const auto& t : e.terms)
-        if (t.key == key)
-            return t.value;
-    qFatal("no term %s", key.c_str());
 }
 
 const gp::Gpu& h100()

@@ -1,6 +1,7 @@
 // FP4 (NVFP4) weights for serving and the scenario's hardware.mig key: weight
 // bytes and decode times checked by hand, the KV default rule, the planner's
 // FP4 option, and MIG parsing, estimates on one slice and the JSON round trip.
+#include "tests/common/estimateterms.h"
 #include <QtTest>
 
 #include "core/calibration/calibration.h"
@@ -46,14 +47,6 @@ gp::Scenario serve(const char* preset, gp::InferPrecision precision)
     s.inference.promptTokens = 1024;
     s.inference.outputTokens = 256;
     return s;
-}
-
-const gp::Term* term(const gp::GpuEstimate& e, const std::string& key)
-{
-    for (const auto& t : e.terms)
-        if (t.key == key)
-            return &t;
-    return nullptr;
 }
 
 bool hasNote(const gp::GpuEstimate& e, const std::string& part)

@@ -3,6 +3,7 @@
 // GH200 96GB, A30, RTX PRO 6000 Blackwell 2g): every profile's SMs as the
 // listing prints them (cited in each catalog entry's mig_sms_source), the
 // slice's peaks scaled by SMs / the GPU's SMs, and one estimate on a slice.
+#include "tests/common/estimateterms.h"
 #include <QtTest>
 
 #include "core/estimate/estimate.h"
@@ -12,18 +13,6 @@
 #include "core/scenario/scenario.h"
 
 #include <string>
-
-namespace {
-
-const gp::Term* term(const gp::GpuEstimate& e, const std::string& key)
-{
-    for (const auto& t : e.terms)
-        if (t.key == key)
-            return &t;
-    return nullptr;
-}
-
-} // namespace
 
 class TestMigSms : public QObject {
     Q_OBJECT

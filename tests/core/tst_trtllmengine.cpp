@@ -3,6 +3,7 @@
 // inferenceperf.cpp): max_batch_size caps the admitted sequences,
 // max_num_tokens bounds the step and its transient, and CUDA graphs with
 // padding run a decode-only step at the next captured batch.
+#include "tests/common/estimateterms.h"
 #include <QtTest>
 
 #include "core/calibration/calibration.h"
@@ -42,14 +43,6 @@ gp::Scenario serving(const char* presetId, gp::InferPrecision precision, int use
     s.inference.promptTokens = prompt;
     s.inference.outputTokens = output;
     return s;
-}
-
-double termValue(const gp::GpuEstimate& e, const std::string& key)
-{
-    for (const auto& t : e.terms)
-        if (t.key == key)
-            return t.value;
-    qFatal("no term %s", key.c_str());
 }
 
 } // namespace
