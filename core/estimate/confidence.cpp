@@ -102,8 +102,6 @@ std::string percent(double sigma)
     return std::string("+-") + buf + "%";
 }
 
-bool eightBitCompute(DType t) { return t == DType::FP8 || t == DType::FP4 || t == DType::INT8; }
-
 /// Whether calibrate fitted the family's GEMM scale of a format (gemm8 for
 /// fp8 / fp4 / int8, gemm16 otherwise) on the family's rows: a scale it left at
 /// its start says so in fitted_on ("calibrate: not fitted ..."). A table
@@ -234,7 +232,7 @@ Uncertainty uncertaintyFor(const Plan& p)
         // job whose GEMM scale (gemm16 or gemm8) calibrate left unfitted for the
         // family (fewer than 3 of its training rows in that format: CDNA's are
         // FP8 but one) runs on an extrapolated speed and takes the wide band.
-        if (p.training && published > 0 && !familyFormatFitted(c, p.arch, eightBitCompute(p.compute))) {
+        if (p.training && published > 0 && !familyFormatFitted(c, p.arch, isEightBitCompute(p.compute))) {
             u.throughputSource = BandSource::Unmeasured;
             u.formatUnfitted = true;
             thr = std::max(published, c.uncertaintyUnmeasuredFamily);

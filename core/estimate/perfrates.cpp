@@ -70,9 +70,7 @@ double powerShare(const Plan& p)
 /// each scale moves only the rows of its own formats; times the part's power share.
 double computeScale(const Plan& p, DType)
 {
-    const DType t = p.compute;
-    const bool eightBit = t == DType::FP8 || t == DType::FP4 || t == DType::INT8;
-    return (eightBit ? family(p).gemm8 : family(p).gemm16) * powerShare(p);
+    return (isEightBitCompute(p.compute) ? family(p).gemm8 : family(p).gemm16) * powerShare(p);
 }
 
 } // namespace
