@@ -276,6 +276,8 @@ ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& pat
     Keys kt{top, usedTop};
     readLayout(*layout, wrapped, k, kt, keys, m);
     readQuantization(kt, m);
+    if (!wrapped)
+        used.insert(usedTop.begin(), usedTop.end()); // one object: what kt read, k did
     // The checkpoint's unquantized dtype.
     for (const char* key : {"torch_dtype", "dtype"}) {
         const json& src = config.contains(key) ? config : cfg;

@@ -172,12 +172,17 @@ double CheckpointQuant::bytesPerParam() const
     case QuantKind::None: return 2;
     // OCP MX: 32 E2M1 values share one E8M0 scale byte = 4.25 bits.
     case QuantKind::MXFP4: return 0.5 + 1.0 / 32;
+    // NVFP4 (ModelOpt, compressed-tensors nvfp4-pack-quantized): 16 E2M1 values
+    // share one E4M3 scale byte (plus one fp32 scale per tensor, negligible).
+    case QuantKind::NVFP4: return 0.5 + 1.0 / (groupSize > 0 ? groupSize : 16);
     // One fp32 scale per 128 x 128 block (DeepSeek-V3 weight_block_size).
     case QuantKind::FP8Block: return 1.0 + 4.0 / (double(std::max(1, groupSize)) * std::max(1, groupSize));
     case QuantKind::FP8: return 1.0;
     // AWQ/GPTQ: packed int weights + per group an fp16 scale and a packed zero point.
     case QuantKind::IntGroup:
-        return bits / 8.0 + (groupSize > 0 ? (2.0 + bits / 8.0) / groupSize : 0.0);
+        return bits / 8.0 + (groupSize > 0 ? (2.0 + (zeroPoint ? bits / 8.0 : 0.0)) / groupSize : 0.0);
+    // MLX affine: packed weights, a 16-bit scale and a 16-bit bias per group.
+    case QuantKind::Affine: return bits / 8.0 + (groupSize > 0 ? 4.0 / groupSize : 0.0);
     // bitsandbytes NF4: absmax per 64 values, fp32, or (double quant) 8-bit
     // with an fp32 second-level scale per 256 blocks.
     case QuantKind::NF4: return 0.5 + (doubleQuant ? 1.0 / 64 + 4.0 / (64.0 * 256) : 4.0 / 64);
@@ -191,11 +196,13 @@ std::string CheckpointQuant::label() const
     switch (kind) {
     case QuantKind::None: return "";
     case QuantKind::MXFP4: return "MXFP4";
+    case QuantKind::NVFP4: return "NVFP4";
+    case QuantKind::Affine: return "MLX int" + std::to_string(bits) + " (group " + std::to_string(groupSize) + ")";
     case QuantKind::FP8Block:
         return "FP8 (" + std::to_string(groupSize) + "x" + std::to_string(groupSize) + " blocks)";
     case QuantKind::FP8: return "FP8";
     case QuantKind::IntGroup: {
-        std::string m = method == "awq" ? "AWQ" : method == "gptq" ? "GPTQ" : method;
+        std::string m = method == "awq" ? "AWQ" : method == "gptq" ? "GPTQ" : method == "modelopt" ? "ModelOpt" : method;
         return m + " int" + std::to_string(bits) + (groupSize > 0 ? " (group " + std::to_string(groupSize) + ")" : "");
     }
     case QuantKind::NF4: return std::string("bitsandbytes NF4") + (doubleQuant ? " (double quant)" : "");
@@ -373,8 +380,14 @@ double ModelArch::checkpointBytes(bool includeMtp) const
     if (quant.expertsOnly) {
         q = moeLayers() * moe.experts * ffnMatrixParams(*this, dbl(moe.expertFfnHidden));
     } else {
-        q = attentionLayers() * attentionMatrixParams(*this) + linearLayers * linearLayerParams
-          + denseFfnLayerCount(*this) * ffnMatrixParams(*this, dbl(ffnHidden)) + moeLayers() * moeBlockMatrixParams(*this);
+        const CheckpointQuant::Kept& k = quant.kept;
+        q = attentionLayers() * attentionMatrixParams(*this) * (1 - k.attention)
+          + linearLayers * linearLayerParams * (1 - k.linearMixer)
+          + denseFfnLayerCount(*this) * ffnMatrixParams(*this, dbl(ffnHidden)) * (1 - k.denseFfn)
+          + moeLayers() * (moe.experts * ffnMatrixParams(*this, dbl(moe.expertFfnHidden)) * (1 - k.experts)
+                           + moe.shared * ffnMatrixParams(*this, sharedWidth(*this)) * (1 - k.shared));
+        if (quant.embeddingsQuantized)
+            q += dbl(vocab) * hidden * (tiedEmbeddings ? 1 : 2);
         if (includeMtp && mtpLayers > 0)
             q += mtpLayers * (attentionMatrixParams(*this)
                               + (moe.enabled() ? moeBlockMatrixParams(*this) : ffnMatrixParams(*this, dbl(ffnHidden)))

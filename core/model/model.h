@@ -31,14 +31,22 @@ struct MoeSpec {
 };
 
 /// How the checkpoint stores its weights (config.json quantization_config).
-enum class QuantKind { None, MXFP4, FP8Block, FP8, IntGroup, NF4, Int8 };
+enum class QuantKind { None, MXFP4, NVFP4, FP8Block, FP8, IntGroup, NF4, Int8, Affine };
 struct CheckpointQuant {
     QuantKind kind = QuantKind::None;
-    std::string method;          // quant_method as written ("mxfp4", "fp8", "awq", "gptq", "bitsandbytes")
+    std::string method;          // quant_method as written ("mxfp4", "fp8", "awq", "gptq", "bitsandbytes", "modelopt", "mlx")
     int bits = 16;
-    int groupSize = 0;           // AWQ/GPTQ scale group; FP8 block edge (128)
+    int groupSize = 0;           // AWQ/GPTQ/MLX scale group; FP8 block edge (128)
     bool doubleQuant = false;    // bitsandbytes bnb_4bit_use_double_quant
+    bool zeroPoint = true;       // IntGroup: a packed zero point per group (AWQ, GPTQ); symmetric compressed-tensors has none
     bool expertsOnly = false;    // only the routed experts are quantized (gpt-oss: attention stays BF16)
+    /// MLX: the embedding table and the head are quantized too (mlx_lm quantizes
+    /// every Linear and Embedding).
+    bool embeddingsQuantized = false;
+    /// Share (0..1) of each kind of linear layer the quantization leaves in 16-bit
+    /// (the config's ignore / modules_to_not_convert / exclude_modules lists).
+    struct Kept { double attention = 0, linearMixer = 0, denseFfn = 0, experts = 0, shared = 0; };
+    Kept kept;
     bool quantized() const { return kind != QuantKind::None; }
     /// Bytes one quantized weight takes, scales included.
     double bytesPerParam() const;

@@ -121,8 +121,16 @@ void TestHfModels3::mistralSmall31Estimate()
 //           (1.5% over 12B)
 // KV at 32k (vLLM FullAttentionSpec, every layer full): 46 x 2 x 8 x 128 x 2 B = 188,416 B
 // per token, x 32768 = 6,174,015,488 B.
-// MLX's affine 4-bit format (no quant_method) is not modelled: the reader says so and
-// counts the weights at the torch_dtype, bfloat16.
+// MLX's affine 4-bit format (no quant_method; ml-explore/mlx-lm@d78bf58e mlx_lm/utils.py
+// quantize_model): every Linear and Embedding whose input width divides by the group is
+// quantized (the head and embedding table too, the MoEGate router and norms not), with a
+// 16-bit scale and bias per 64 weights: 0.5 + 4 / 64 = 0.5625 B each. mlx_lm saves only
+// the model's own parameters (utils.save_model) and glm4_moe's sanitize drops the MTP
+// layer, so the checkpoint has none:
+//   quantized: attention 46 x 109,051,904 = 5,016,387,584, dense FFN 134,479,872,
+//   experts 45 x 129 x 3 x 4096 x 1408 = 100,435,230,720, embedding + head
+//   1,241,513,984: 106,827,612,160 x 0.5625; the other 24,639,104 (biases, norms,
+//   routers) x 2 B: 60,139,810,048 B.
 void TestHfModels3::glm45AirMlx()
 {
     const ModelArch m = load("glm-4.5-air-mlx-4bit.json");
@@ -134,10 +142,8 @@ void TestHfModels3::glm45AirMlx()
     QCOMPARE(loaded, 106852251264.0);
     QCOMPARE(m.loadedParams(), loaded);
     QVERIFY_NEAR(m.loadedParams(), 106e9, 0.025);
-    QCOMPARE(m.mtpLayers, 1);
-    const double mtp = attention + 8192 + moe + 2 * 4096.0 * 4096 + 3 * 4096 + 2 * 151552.0 * 4096;
-    QCOMPARE(mtp, 3616573568.0);
-    QCOMPARE(m.totalParams(), loaded + mtp);
+    QCOMPARE(m.mtpLayers, 0); // not in the MLX checkpoint
+    QCOMPARE(m.totalParams(), loaded);
     QCOMPARE(m.layers, 46);
     QCOMPARE(m.heads, 96);
     QCOMPARE(m.kvHeads, 8);
@@ -156,19 +162,26 @@ void TestHfModels3::glm45AirMlx()
     QCOMPARE(m.fullAttentionLayers(), 46);
     QCOMPARE(m.kvBytesPerSequence(32768, 2), 46 * 2 * 8 * 128 * 2 * 32768.0);
     QCOMPARE(m.kvBytesPerSequence(32768, 2), 6174015488.0);
-    // The MLX quantization is said, not silently dropped; bf16 bytes stand in for it.
-    QVERIFY(!m.quant.quantized());
-    QCOMPARE(m.storageBytes, 2.0);
-    QCOMPARE(m.checkpointBytes(), 2 * m.totalParams());
-    QVERIFY(hasNote(m, "model.hf_config.quantization_config: quant_method \"\" not read; the weights are counted at the "
-                       "checkpoint's torch_dtype"));
-    QVERIFY(hasNote(m, "not read: quantization (could change memory; not modelled)"));
+    QCOMPARE(m.quant.kind, gp::QuantKind::Affine);
+    QCOMPARE(m.quant.bits, 4);
+    QCOMPARE(m.quant.groupSize, 64);
+    const double quantized = 46 * (4096.0 * 12288 + 2 * 4096.0 * 1024 + 12288.0 * 4096) + 3 * 4096.0 * 10944 +
+                             45 * 129 * 3 * 4096.0 * 1408 + 2 * 151552.0 * 4096;
+    QCOMPARE(quantized, 106827612160.0);
+    QCOMPARE(m.checkpointBytes(), quantized * (0.5 + 4.0 / 64) + (loaded - quantized) * 2);
+    QCOMPARE(m.checkpointBytes(), 60139810048.0);
+    QVERIFY(hasNote(m, "MLX conversion: the multi-token-prediction layer (num_nextn_predict_layers 1) is not in the "
+                       "checkpoint"));
+    for (const auto& n : m.readNotes)
+        QVERIFY2(n.find("not read") == std::string::npos, n.c_str()); // quantization and its copy both read
     QCOMPARE(QString::fromStdString(m.summary()),
-             QString("glm4_moe: 110.5B parameters (12.8B active), 46 layers, 128 experts (8 active, 1 shared), MTP head 3.6B"));
+             QString("glm4_moe: 106.9B parameters (12.8B active), 46 layers, 128 experts (8 active, 1 shared), weights in "
+                     "MLX int4 (group 64): 56.0 GiB"));
 }
 
-// The estimate's model block says what was read: the parameters with the MTP head and
-// 6,174,015,488 B of KV per 32k sequence; 8 users at 32k hold 8 of them.
+// The estimate's model block says what was read: the checkpoint's parameters (no MTP
+// layer in an MLX conversion) and 6,174,015,488 B of KV per 32k sequence; 8 users at 32k
+// hold 8 of them.
 void TestHfModels3::glm45AirMlxEstimate()
 {
     const auto e = gp::estimate(scenario(R"({"hf_config": )" + readFile("glm-4.5-air-mlx-4bit.json") + "}",
@@ -176,7 +189,7 @@ void TestHfModels3::glm45AirMlxEstimate()
                                              "prompt_tokens": 31744, "output_tokens": 1024}})",
                                          R"({"gpus": ["nvidia-h200-sxm"]})"),
                                 gp::Catalog::builtin());
-    QCOMPARE(e.model.params, 110468824832.0);
+    QCOMPARE(e.model.params, 106852251264.0);
     QCOMPARE(*e.model.kvBytesPerSequence, 6174015488.0);
     QVERIFY_NEAR(e.results[0].memory.kvCache, 8 * 6174015488.0, 1e-9);
 }

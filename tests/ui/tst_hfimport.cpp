@@ -88,12 +88,12 @@ private slots:
         // (hand-computed in tst_hfmodels3: 23,572,403,200 + 438,958,080).
         QTest::newRow("mistral3") << "mistral-small-3.1-24b-instruct-2503.json" << "Mistral-Small-3.1-24B-Instruct-2503"
                                   << "Mistral-Small-3.1-24B-Instruct-2503: 24.0B parameters, 40 layers, vision tower 439M";
-        // glm4_moe, from GLM-4.5-Air's MLX 4-bit conversion: 106,852,251,264 loaded + the MTP
-        // layer 3,616,573,568 (hand-computed in tst_hfmodels3); the MLX quantization is not
-        // modelled, and the notes under the line say so.
+        // glm4_moe, from GLM-4.5-Air's MLX 4-bit conversion: 106,852,251,264 parameters (the
+        // MTP layer is not in an MLX checkpoint), MLX affine int4 with a 16-bit scale and
+        // bias per 64 weights: 60,139,810,048 B (hand-computed in tst_hfmodels3).
         QTest::newRow("glm4_moe") << "glm-4.5-air-mlx-4bit.json" << "GLM-4.5-Air-MLX-4bit"
-                                  << "GLM-4.5-Air-MLX-4bit: 110.5B parameters (12.8B active), 46 layers, 128 experts (8 "
-                                     "active, 1 shared), MTP head 3.6B";
+                                  << "GLM-4.5-Air-MLX-4bit: 106.9B parameters (12.8B active), 46 layers, 128 experts (8 "
+                                     "active, 1 shared), weights in MLX int4 (group 64): 56.0 GiB";
     }
 
     void dropsEachNewType()
