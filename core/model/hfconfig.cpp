@@ -88,6 +88,9 @@ const std::set<std::string> kIrrelevantKeys = {
     // Nemotron-H (transformers 5): expert/shared overlap is scheduling, the MTP
     // layers' kinds only shape the unloaded MTP module.
     "moe_shared_expert_overlap", "mtp_layers_block_type", "mtp_hybrid_override_pattern",
+    // Early Gemma 2 configs carry sliding_window_size beside sliding_window;
+    // Gemma2Config and its modeling code read only sliding_window.
+    "sliding_window_size",
 };
 
 /// A key that could change memory or time when a reader leaves it unread.

@@ -164,8 +164,22 @@ void readNemotronH(Keys& k, KeyNames& keys, ModelArch& m)
     const double groups = double(k.integerOr(alias("n_groups", "mamba_n_groups"), 8, 1, kMaxHeads));
     const double kernel = double(k.integerOr(alias("conv_kernel", "mamba_d_conv"), 4, 1, 1024));
     (void)k.integerOr(alias("expand", "mamba_expand"), 2, 1, 64);
+    // mamba_ssm_cache_dtype (Nemotron 3 writes "float32"): the SSM state's dtype in
+    // the cache; vLLM's NemotronH config hook takes it from config.json
+    // (vllm/model_executor/models/config.py NemotronHForCausalLMConfig). The conv
+    // state stays in the model dtype.
+    double ssmBytes = 2;
+    if (const json* dt = k.get("mamba_ssm_cache_dtype"); dt && dt->is_string()) {
+        const auto s = dt->get<std::string>();
+        if (s == "float32") {
+            ssmBytes = 4;
+            m.readNotes.push_back("mamba_ssm_cache_dtype float32: the SSM state is kept in 4 bytes per value");
+        } else if (s != "bfloat16" && s != "float16" && s != "auto") {
+            k.fail("mamba_ssm_cache_dtype", "must be float32, bfloat16, float16 or auto, got \"" + s + "\"");
+        }
+    }
     mamba2(m, heads, headDim, dState, groups, kernel, k.booleanOr(alias("use_conv_bias", "mamba_conv_bias"), true),
-           k.booleanOr("use_bias", false) || k.booleanOr("mamba_proj_bias", false));
+           k.booleanOr("use_bias", false) || k.booleanOr("mamba_proj_bias", false), ssmBytes);
     if (k.booleanOr("mlp_bias", false) || k.booleanOr("attention_bias", false))
         k.fail("attention_bias", "only false is supported");
     m.mtpLayers = toInt(k.integerOr("num_nextn_predict_layers", 0, 0, 16));

@@ -187,7 +187,7 @@ void gatedDeltaNet(Keys& k, ModelArch& m)
 /// D; a gated RMSNorm; out_proj. State per sequence: the conv window and
 /// heads x head_dim x d_state.
 void mamba2(ModelArch& m, double heads, double headDim, double dState, double groups, double kernel, bool convBias,
-            bool projBias)
+            bool projBias, double ssmBytes)
 {
     const double h = m.hidden;
     const double inner = heads * headDim;
@@ -195,7 +195,7 @@ void mamba2(ModelArch& m, double heads, double headDim, double dState, double gr
     const double inOut = 2 * inner + 2 * groups * dState + heads;
     m.linearLayerParams = h * inOut + (projBias ? inOut : 0) + convDim * kernel + (convBias ? convDim : 0) + 3 * heads
                         + inner + inner * h + (projBias ? h : 0);
-    m.linearStateBytes = 2.0 * (convDim * (kernel - 1) + heads * headDim * dState);
+    m.linearStateBytes = 2.0 * convDim * (kernel - 1) + ssmBytes * heads * headDim * dState;
     m.linearKind = "Mamba-2";
 }
 

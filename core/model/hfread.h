@@ -92,19 +92,14 @@ void readWindow(Keys& k, ModelArch& m, std::int64_t fallback);
 /// A Gated DeltaNet layer (Qwen3-Next): parameters and state per sequence.
 void gatedDeltaNet(Keys& k, ModelArch& m);
 /// A Mamba-2 mixer (Nemotron-H, Granite 4.0-H): parameters and state per sequence.
+/// `ssmBytes`: bytes per SSM state value (2; 4 when the config keeps it in float32).
 void mamba2(ModelArch& m, double heads, double headDim, double dState, double groups, double kernel, bool convBias,
-            bool projBias);
+            bool projBias, double ssmBytes = 2);
 
 // hflayouts.cpp
 /// The keys of one layout into `m`; `keys` names them for the shape check.
 /// `wrapped`: the language model sits in text_config (`k`), the wrapper in `kt`.
 void readLayout(HfLayout layout, bool wrapped, Keys& k, Keys& kt, KeyNames& keys, ModelArch& m);
-
-// hfhybrid.cpp
-/// Granite 4.0-H (granitemoehybrid): Mamba-2 and attention layers, shared MLP and experts.
-void readGraniteHybrid(Keys& k, KeyNames& keys, ModelArch& m);
-/// Nemotron-H: Mamba-2, attention, MLP and MoE blocks from the block pattern.
-void readNemotronH(Keys& k, KeyNames& keys, ModelArch& m);
 
 // hfhybrid.cpp
 /// Granite 4.0-H (granitemoehybrid): Mamba-2 and attention layers, shared MLP and experts.
