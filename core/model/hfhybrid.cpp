@@ -152,8 +152,25 @@ void readNemotronH(Keys& k, KeyNames& keys, ModelArch& m)
             m.moe.sharedFfnHidden = shared * sharedWidth;
         }
         m.moe.routerBias = true;
-        if (const json* latent = k.get("moe_latent_size"); latent && !latent->is_null())
-            k.fail("moe_latent_size", "latent MoE projections are not supported (only null)");
+        if (k.has("moe_latent_size") && !k.isNull("moe_latent_size")) {
+            // LatentMoE (Nemotron 3 Super): the router reads the hidden state,
+            // fc1_latent_proj (hidden -> latent) feeds the routed experts, which run
+            // latent -> moe_intermediate_size -> latent, and fc2_latent_proj brings
+            // the sum back; the shared expert works on the hidden state. Counted as
+            // routed experts of width inter x latent / hidden over the hidden size
+            // (the same parameters and FLOPs) and the two projections as a
+            // latent-wide part of the always-on shared path.
+            const auto latent = k.integer("moe_latent_size", 1, kMaxFfnHidden);
+            const auto inter = m.moe.expertFfnHidden;
+            const auto width = std::max<std::int64_t>(1, (inter * latent + m.hidden / 2) / m.hidden);
+            m.moe.expertFfnHidden = width;
+            m.moe.shared = 1;
+            m.moe.sharedFfnHidden = (shared > 0 ? shared * sharedWidth : 0) + latent;
+            m.readNotes.push_back("moe_latent_size " + std::to_string(latent) + ": routed experts run in the latent ("
+                                  + std::to_string(inter) + " wide), counted as " + std::to_string(width)
+                                  + "-wide experts over the hidden size; the latent projections with the shared expert"
+                                  + ((inter * latent) % m.hidden != 0 ? " (width rounded)" : ""));
+        }
     }
     // Legacy names (mamba_n_groups, mamba_d_conv, mamba_expand, mamba_conv_bias)
     // are read as the current ones, as NemotronHConfig does.

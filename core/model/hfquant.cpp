@@ -221,6 +221,11 @@ void readQuantization(Keys& k, ModelArch& m)
         c.bits = 4;
         c.groupSize = 32;
         c.expertsOnly = true;
+    } else if (c.method == "fbgemm_fp8") {
+        // FBGEMM FP8 (Meta's Llama 4 Maverick FP8): per-row FP8 weights, one fp32
+        // scale per output row; modules_to_not_convert lists what stays BF16.
+        c.kind = QuantKind::FP8;
+        c.bits = 8;
     } else if (c.method == "fp8") {
         const json* block = q->contains("weight_block_size") ? &(*q)["weight_block_size"] : nullptr;
         if (block && block->is_array() && block->size() == 2 && (*block)[0].is_number_integer()) {

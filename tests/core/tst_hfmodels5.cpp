@@ -21,6 +21,7 @@ private slots:
     void mistralNemo();
     void qwen25_7b();
     void nemotron3Nano();
+    void nemotron3SuperLatentMoe();
     void compressedTensorsInt4Experts();
     void modeloptNvfp4();
     void fp4Formats();
@@ -250,6 +251,43 @@ void TestHfModels5::nemotron3Nano()
     QCOMPARE(m.linearStateBytes, 2.0 * 6144 * 3 + 4.0 * 64 * 64 * 128);
     QCOMPARE(m.kvBytesPerSequence(32768, 2), 250408960.0);
     QVERIFY(hasNote(m, "mamba_ssm_cache_dtype float32"));
+}
+
+// nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8: LatentMoE (moe_latent_size 1024): the
+// router reads the 4096-wide hidden state, fc1_latent_proj brings it to 1024, 512
+// relu2 experts (top 22) run 1024 -> 2688 -> 1024, fc2_latent_proj brings the sum
+// back; the shared expert (5376) works on the hidden state (NemotronHMoE.forward, as
+// TensorRT-LLM's and MLX ports quote it). Published: the model's name, 120B total and
+// 12B active. By hand (88 blocks: 40 Mamba-2, 40 MoE, 8 attention; one norm a block):
+// attention q and o 4096 x 4096, k and v 4096 x 256, norm: 35,655,680; Mamba-2 (128
+// heads of 64, 8 groups, state 128) in_proj 4096 x 18560, conv 10240 x 4 + bias,
+// 384, gated norm 8192, out_proj 8192 x 4096, norm: 109,640,064; MoE 512 x 2 x 1024 x
+// 2688 + latent projections 2 x 4096 x 1024 + shared 2 x 4096 x 5376 + router 4096 x
+// 512 + bias 512 + norm: 2,873,102,848; embedding and head 2 x 131072 x 4096; final
+// norm. Loaded 120,668,707,840 (0.6% over 120B); the MTP layer ("*E") is not loaded.
+// Active without the table: 22 experts, the latent projections, shared, router:
+// 12,233,366,528 (1.9% over 12B). State at 32k: 8 x 2 x 2 x 128 x 2 B x 32768 =
+// 268,435,456 + 40 x (2 B x 10240 x 3 + 4 B x 128 x 64 x 128) = 438,665,216 B. Its FP8
+// format is in hf_quant_config.json only: config.json says nothing, BF16 is counted.
+void TestHfModels5::nemotron3SuperLatentMoe()
+{
+    const ModelArch m = load("nemotron-3-super-120b-a12b-fp8.json");
+    const double h = 4096;
+    const double attention = 2 * h * 4096 + 2 * h * 256 + h;
+    const double mamba = h * 18560 + 10240 * 4 + 10240 + 384 + 8192 + 8192 * h + h;
+    const double moe = 512 * 2 * 1024 * 2688.0 + 2 * h * 1024 + 2 * h * 5376 + h * 512 + 512 + h;
+    QCOMPARE(attention + mamba + moe, 35655680.0 + 109640064.0 + 2873102848.0);
+    QCOMPARE(m.loadedParams(), 2 * 131072 * h + 8 * attention + 40 * mamba + 40 * moe + h);
+    QCOMPARE(m.loadedParams(), 120668707840.0);
+    QVERIFY_NEAR(m.loadedParams(), 120e9, 0.025);
+    QCOMPARE(m.moe.expertFfnHidden, std::int64_t(672)); // 2688 x 1024 / 4096
+    const double activeMoe = 22 * 2 * 1024 * 2688.0 + 2 * h * 1024 + 2 * h * 5376 + h * 512 + 512 + h;
+    QCOMPARE(m.modelCardActiveParams(), 8 * attention + 40 * mamba + 40 * activeMoe + 131072 * h + h);
+    QCOMPARE(m.modelCardActiveParams(), 12233366528.0);
+    QVERIFY_NEAR(m.modelCardActiveParams(), 12e9, 0.025);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 438665216.0);
+    QVERIFY(hasNote(m, "moe_latent_size 1024"));
+    QVERIFY(!m.quant.quantized());
 }
 
 // compressed-tensors int4 on the routed experts only, the form of Moonshot's
