@@ -28,7 +28,7 @@ struct HfType {
     HfLayout layout;
 };
 
-const std::array<HfType, 25> kHfTypes = {{
+const std::array<HfType, 26> kHfTypes = {{
     {"llama", "Llama", HfLayout::Llama},
     {"llama4", "Llama4", HfLayout::Llama4},
     {"llama4_text", "Llama4Text", HfLayout::Llama4},
@@ -47,6 +47,9 @@ const std::array<HfType, 25> kHfTypes = {{
     {"deepseek_v2", "DeepseekV2", HfLayout::DeepseekV2},
     {"deepseek_v3", "DeepseekV3", HfLayout::DeepseekV3},
     {"kimi_k2", "KimiK2", HfLayout::DeepseekV3},
+    // Kimi K2.5 and later: Kimi K2's language model (text_config, kimi_k2 or
+    // deepseek_v3) beside a MoonViT vision tower.
+    {"kimi_k25", "KimiK25", HfLayout::DeepseekV3},
     {"phi3", "Phi3", HfLayout::Phi3},
     {"glm4_moe", "Glm4Moe", HfLayout::Glm4Moe},
     {"olmo2", "Olmo2", HfLayout::Olmo2},
@@ -91,6 +94,11 @@ const std::set<std::string> kIrrelevantKeys = {
     // Early Gemma 2 configs carry sliding_window_size beside sliding_window;
     // Gemma2Config and its modeling code read only sliding_window.
     "sliding_window_size",
+    // PretrainedConfig's generation and bookkeeping attributes, which some
+    // exporters write out in full (Kimi K2.5's text_config), and the vision
+    // preprocessing switch beside it.
+    "chunk_size_feed_forward", "encoder_no_repeat_ngram_size", "no_repeat_ngram_size", "num_beam_groups",
+    "num_beams", "num_return_sequences", "pruned_heads", "use_unified_vision_chunk",
 };
 
 /// A key that could change memory or time when a reader leaves it unread.
@@ -264,7 +272,8 @@ ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& pat
     }
 
     // Multimodal wrappers keep the language model in text_config.
-    const bool wrapped = (*layout == HfLayout::Gemma3 || *layout == HfLayout::Llama4 || *layout == HfLayout::Mistral3)
+    const bool wrapped = (*layout == HfLayout::Gemma3 || *layout == HfLayout::Llama4 || *layout == HfLayout::Mistral3
+                          || *layout == HfLayout::DeepseekV3)
                       && config.contains("text_config") && config.at("text_config").is_object();
     const json& cfg = wrapped ? config.at("text_config") : config;
     const std::string cfgPath = wrapped ? joinPath(path, "text_config") : path;
@@ -278,9 +287,18 @@ ModelArch modelFromHfConfig(const nlohmann::json& config, const std::string& pat
     Keys k{r, used};
     Keys kt{top, usedTop};
     readLayout(*layout, wrapped, k, kt, keys, m);
-    readQuantization(kt, m);
+    // A wrapper may keep the quantization with its language model (Kimi K2.5's
+    // text_config).
+    if (wrapped && !kt.has("quantization_config") && !kt.has("quantization") && k.has("quantization_config"))
+        readQuantization(k, m);
+    else
+        readQuantization(kt, m);
     if (!wrapped)
         used.insert(usedTop.begin(), usedTop.end()); // one object: what kt read, k did
+    if (wrapped && *layout == HfLayout::DeepseekV3 && config.contains("vision_config")) {
+        usedTop.insert("vision_config");
+        m.readNotes.push_back("vision_config: the vision tower (MoonViT) is not counted");
+    }
     // The checkpoint's unquantized dtype.
     for (const char* key : {"torch_dtype", "dtype"}) {
         const json& src = config.contains(key) ? config : cfg;

@@ -10,7 +10,7 @@ namespace gp {
 
 /// Reads a Hugging Face config.json: every model_type of the scenario spec
 /// (Llama, Llama 4, Mistral, Mistral 3, Mixtral, Qwen2/2-MoE, Qwen3/3-MoE,
-/// Qwen3-Next, Gemma 2/3, gpt-oss, DeepSeek-V2/V3, Kimi K2, Phi-3/4, GLM-4.5,
+/// Qwen3-Next, Gemma 2/3, gpt-oss, DeepSeek-V2/V3, Kimi K2/K2.5, Phi-3/4, GLM-4.5,
 /// OLMo 2, Granite 4.0-H, Nemotron-H, GPT-2, BERT) with the mechanisms that
 /// change memory or time. What it assumed or left unread is in
 /// ModelArch::readNotes. Throws InputError with paths under `path`.

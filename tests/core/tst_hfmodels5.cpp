@@ -23,6 +23,7 @@ private slots:
     void nemotron3Nano();
     void nemotron3SuperLatentMoe();
     void compressedTensorsInt4Experts();
+    void kimiK25Wrapper();
     void modeloptNvfp4();
     void fp4Formats();
     void unknownFormatsSaid();
@@ -318,6 +319,27 @@ void TestHfModels5::compressedTensorsInt4Experts()
     QCOMPARE(m.checkpointBytes(), experts * (0.5 + 2.0 / 32) + 2 * (m.totalParams() - experts));
     QCOMPARE(m.checkpointBytes(), 594205305856.0);
     QVERIFY(hasNote(m, "the ignore list keeps in 16-bit: attention, dense FFNs, shared experts"));
+}
+
+// moonshotai/Kimi-K2.5 (kimi_k25): Kimi K2's language model in text_config (model_type
+// kimi_k2, the same shape as kimi-k2-instruct.json) beside a MoonViT vision tower, and
+// its quantization_config inside text_config: the compressed-tensors int4 experts of
+// the constructed case above, so the same 594,205,305,856 B. The tower is said, not
+// counted (MoonViT's shape is not read).
+void TestHfModels5::kimiK25Wrapper()
+{
+    const ModelArch m = load("kimi-k2.5.json");
+    const ModelArch k2 = load("kimi-k2-instruct.json");
+    QCOMPARE(m.totalParams(), k2.totalParams());
+    QCOMPARE(m.modelCardActiveParams(), k2.modelCardActiveParams());
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), k2.kvBytesPerSequence(32768, 2));
+    QCOMPARE(m.quant.kind, gp::QuantKind::IntGroup);
+    QCOMPARE(m.checkpointBytes(), 594205305856.0);
+    QVERIFY(hasNote(m, "model.hf_config.text_config.quantization_config: the ignore list keeps in 16-bit: attention, "
+                       "dense FFNs, shared experts"));
+    QVERIFY(hasNote(m, "vision_config: the vision tower (MoonViT) is not counted"));
+    for (const auto& n : m.readNotes)
+        QVERIFY2(n.find("not read") == std::string::npos, n.c_str());
 }
 
 // ModelOpt NVFP4 (quant_method "modelopt", quant_algo "NVFP4", group 16: E2M1 values
