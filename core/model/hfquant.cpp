@@ -216,11 +216,16 @@ void readQuantization(Keys& k, ModelArch& m)
         }
     } else if (c.method == "mxfp4") {
         // transformers' Mxfp4 quantizer converts the experts only; attention,
-        // router, embeddings and head stay BF16 (modules_to_not_convert).
-        c.kind = QuantKind::MXFP4;
-        c.bits = 4;
-        c.groupSize = 32;
-        c.expertsOnly = true;
+        // router, embeddings and head stay BF16 (modules_to_not_convert). A
+        // dense model has no experts to convert.
+        if (m.moe.enabled()) {
+            c.kind = QuantKind::MXFP4;
+            c.bits = 4;
+            c.groupSize = 32;
+            c.expertsOnly = true;
+        } else {
+            unknown = "quant_method \"mxfp4\" on a dense model (transformers converts MoE experts only)";
+        }
     } else if (c.method == "fbgemm_fp8") {
         // FBGEMM FP8 (Meta's Llama 4 Maverick FP8): per-row FP8 weights, one fp32
         // scale per output row; modules_to_not_convert lists what stays BF16.
@@ -235,7 +240,8 @@ void readQuantization(Keys& k, ModelArch& m)
             c.kind = QuantKind::FP8;
         }
         c.bits = 8;
-    } else if (c.method == "awq" || c.method == "gptq") {
+    } else if (c.method == "awq" || c.method == "gptq" || c.method == "auto-round" || c.method == "intel/auto-round") {
+        // AutoRound exports pack like GPTQ (qweight, qzeros, 16-bit scales per group).
         c.kind = QuantKind::IntGroup;
         c.bits = integer(*q, "bits", integer(*q, "w_bit", 4));
         c.groupSize = integer(*q, "group_size", integer(*q, "q_group_size", 128));

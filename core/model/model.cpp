@@ -202,7 +202,11 @@ std::string CheckpointQuant::label() const
         return "FP8 (" + std::to_string(groupSize) + "x" + std::to_string(groupSize) + " blocks)";
     case QuantKind::FP8: return "FP8";
     case QuantKind::IntGroup: {
-        std::string m = method == "awq" ? "AWQ" : method == "gptq" ? "GPTQ" : method == "modelopt" ? "ModelOpt" : method;
+        std::string m = method == "awq"        ? "AWQ"
+                      : method == "gptq"       ? "GPTQ"
+                      : method == "modelopt"   ? "ModelOpt"
+                      : method.find("auto-round") != std::string::npos ? "AutoRound"
+                                                                        : method;
         return m + " int" + std::to_string(bits) + (groupSize > 0 ? " (group " + std::to_string(groupSize) + ")" : "");
     }
     case QuantKind::NF4: return std::string("bitsandbytes NF4") + (doubleQuant ? " (double quant)" : "");

@@ -26,6 +26,7 @@ private slots:
     void kimiK25Wrapper();
     void modeloptNvfp4();
     void fp4Formats();
+    void gptqLikeFormats();
     void unknownFormatsSaid();
     void typeNotTold();
 };
@@ -399,6 +400,33 @@ void TestHfModels5::fp4Formats()
     const double linears = 36 * (2 * 4096.0 * 4096 + 2 * 4096.0 * 1024 + 3 * 4096.0 * 12288);
     const double quantized = linears + 2 * 151936.0 * 4096; // Qwen3-8B's head is untied
     QCOMPARE(m.checkpointBytes(), quantized * (0.5 + 1.0 / 32) + 2 * (m.totalParams() - quantized));
+}
+
+// GPTQ and AutoRound (which packs as GPTQ does): packed int4, per group of 128 a 16-bit
+// scale and a packed 4-bit zero point: 0.5 + 2.5 / 128 B a weight, on every linear of
+// the decoder layers. On Qwen2.5-7B's real config: 28 x (2 x 3584 x 3584 + 2 x 3584 x
+// 512 + 3 x 3584 x 18944) = 6,525,288,448 quantized; the other 1,090,328,064
+// (embedding, head, biases, norms) 2 B.
+void TestHfModels5::gptqLikeFormats()
+{
+    json c = file("qwen2.5-7b-instruct.json");
+    c["quantization_config"] = {{"quant_method", "gptq"}, {"bits", 4}, {"group_size", 128}, {"desc_act", false},
+                                {"sym", true}};
+    ModelArch m = read(c);
+    const double linears = 28 * (2 * 3584.0 * 3584 + 2 * 3584.0 * 512 + 3 * 3584.0 * 18944);
+    QCOMPARE(linears, 6525288448.0);
+    QCOMPARE(m.checkpointBytes(), linears * (0.5 + 2.5 / 128) + 2 * (m.totalParams() - linears));
+    QCOMPARE(QString::fromStdString(m.quant.label()), QString("GPTQ int4 (group 128)"));
+    c["quantization_config"]["quant_method"] = "auto-round";
+    m = read(c);
+    QCOMPARE(m.checkpointBytes(), linears * (0.5 + 2.5 / 128) + 2 * (m.totalParams() - linears));
+    QCOMPARE(QString::fromStdString(m.quant.label()), QString("AutoRound int4 (group 128)"));
+    // mxfp4 is the MoE experts' format (transformers converts nothing else): on a
+    // dense model it is said and not applied.
+    c["quantization_config"] = {{"quant_method", "mxfp4"}};
+    m = read(c);
+    QVERIFY(!m.quant.quantized());
+    QVERIFY(hasNote(m, "quant_method \"mxfp4\" on a dense model (transformers converts MoE experts only) not read"));
 }
 
 // A format the reader does not know is said, never counted silently at 16 bits as
