@@ -45,7 +45,11 @@ CheckpointQuant::Kept keptModules(const json& list, const ModelArch& m, int* unr
         std::string rest = s;
         if (const auto at = s.find("layers."); at != std::string::npos) {
             std::size_t p = at + 7;
-            if (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) {
+            if (p >= s.size() || (s[p] != '*' && !std::isdigit(static_cast<unsigned char>(s[p])))) {
+                ++*unread; // neither a layer index nor a wildcard
+                continue;
+            }
+            if (std::isdigit(static_cast<unsigned char>(s[p]))) {
                 layer = 0;
                 while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])) && layer < 1000000)
                     layer = layer * 10 + (s[p++] - '0');

@@ -29,6 +29,7 @@ private slots:
     void gptqLikeFormats();
     void unknownFormatsSaid();
     void typeNotTold();
+    void hostileQuantization();
 };
 
 namespace {
@@ -470,6 +471,39 @@ void TestHfModels5::typeNotTold()
     const ModelArch guessed = read(c);
     QVERIFY(hasNote(guessed, "model_type and architectures absent: read as a Llama-style decoder"));
     QCOMPARE(guessed.totalParams(), 1720574976.0 - 28 * 256.0); // Llama has no q/k norms: said, not hidden
+}
+
+// Malformed quantization entries: a clear error naming the field or a note, never a
+// crash, and never a silent 16-bit count.
+void TestHfModels5::hostileQuantization()
+{
+    json c = file("qwen3-8b.json");
+    c["quantization_config"] = "fp8";
+    try {
+        read(c);
+        QFAIL("a string quantization_config was read");
+    } catch (const gp::InputError& e) {
+        QVERIFY(QString::fromStdString(e.what()).contains("model.hf_config.quantization_config: must be an object"));
+    }
+    // Ignore entries of every odd kind: numbers, nulls, layers past the model, a
+    // 20-digit index, bare words. Only layer 3's attention is kept.
+    c["quantization_config"] = {{"quant_method", "fp8"}, {"weight_block_size", {128, 128}},
+                                {"modules_to_not_convert", {1, nullptr, "model.layers.99999999999999999999.mlp",
+                                                            "model.layers.36.self_attn", "model.layers.", "layers.x",
+                                                            "model.layers.3.self_attn.q_proj", "lm_head", ""}}};
+    ModelArch m = read(c);
+    QCOMPARE(m.quant.kind, gp::QuantKind::FP8Block);
+    QCOMPARE(m.quant.kept.attention, 1.0 / 36);
+    QCOMPARE(m.quant.kept.denseFfn, 0.0);
+    QVERIFY(hasNote(m, "2 ignore-list entries not matched to a layer kind (counted as quantized)"));
+    // MLX with bits of the wrong type: said, counted at the torch_dtype.
+    c.erase("quantization_config");
+    c["quantization"] = {{"group_size", 64}, {"bits", "four"}};
+    m = read(c);
+    QVERIFY(!m.quant.quantized());
+    QVERIFY(hasNote(m, "MLX quantization of 0 bits, group 64 not read"));
+    c["quantization"] = {{"group_size", 64}, {"bits", 4}, {"mode", "mxfp8"}};
+    QVERIFY(hasNote(read(c), "MLX quantization mode \"mxfp8\" not read"));
 }
 
 QTEST_APPLESS_MAIN(TestHfModels5)
