@@ -371,7 +371,20 @@ private slots:
             std::ofstream out(fp4OnH100);
             out << fp4.dump(2);
         }
+        // LoRA on 2 GPUs with tensor parallelism: no adapter stack runs it.
+        nlohmann::json loraTp = nlohmann::json::parse(readFile(example("llama31-8b-lora-rtx4090")));
+        loraTp["hardware"]["count"] = 2;
+        loraTp["hardware"]["tp"] = 2;
+        const std::string loraTpFile = path("lora-tp2.gpuplan.json");
+        {
+            std::ofstream out(loraTpFile);
+            out << loraTp.dump(2);
+        }
         const std::vector<Case> cases = {
+            {loraTpFile, "0", "accelerate",
+             "--for accelerate: Hugging Face Accelerate runs LoRA and QLoRA data parallel, with the frozen base sharded by "
+             "ZeRO-3 / FSDP, never tensor or pipeline parallel (the option uses TP 2, PP 1); set hardware.tp and "
+             "hardware.pp to 1, or take a plan option (they are data parallel)"},
             {example("llama31-8b-lora-rtx4090"), "1", "vllm", "--for vllm: vLLM is a serving engine and the scenario is a training workload"},
             {example("llama31-70b-serve-2xh100-tp"), "0", "deepspeed", "--for deepspeed: DeepSpeed is a training engine and the scenario is an inference workload"},
             {example("gpt2-124m-pretrain"), "1", "torchtune", "--for torchtune: torchtune 0.7.0 ships recipe configs for these presets only"},
