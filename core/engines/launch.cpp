@@ -59,8 +59,13 @@ std::string describe(const LaunchTarget& t)
              std::to_string(t.scenario.training.microBatch) + " x " + std::to_string(t.scenario.training.gradAccum) +
              " accumulation";
     } else {
-        d += ", " + std::string(toString(t.scenario.inference.precision)) + ", " +
-             std::to_string(t.scenario.inference.batch) + " concurrent sequences per replica";
+        // Precision "checkpoint": the weights as the checkpoint stores them (gpt-oss's MXFP4 experts, ...).
+        const ModelArch& m = t.scenario.model;
+        const std::string weights = t.scenario.inference.checkpointWeights
+                                        ? (m.quant.quantized() ? "checkpoint weights (" + m.quant.label() + ")"
+                                                               : "checkpoint weights (16-bit)")
+                                        : std::string(toString(t.scenario.inference.precision));
+        d += ", " + weights + ", " + std::to_string(t.scenario.inference.batch) + " concurrent sequences per replica";
         if (t.replicas > 1)
             d += ", " + std::to_string(t.replicas) + " replicas";
     }

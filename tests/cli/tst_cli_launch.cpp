@@ -296,6 +296,13 @@ private slots:
         QVERIFY2(v8.err.find("vLLM has no INT8 weight quantization of a 16-bit checkpoint at load time") != std::string::npos,
                  describe(v8));
         QVERIFY(vllm8.empty());
+        // Precision "checkpoint": the header names the checkpoint's format (gpt-oss-120b: MXFP4 experts), not bf16.
+        const std::string oss = path("oss120b");
+        const Result ro = runCli({"launch", GP_TEST_DATA_DIR "/planning-jobs/07-gpt-oss-120b-64-users-32k.gpuplan.json",
+                                  "--for", "vllm", "-o", oss});
+        QVERIFY2(ro.code == 0, describe(ro));
+        QVERIFY(readFile(oss + "/serve.sh").find(", checkpoint weights (MXFP4), 64 concurrent sequences per replica\n") !=
+                std::string::npos);
     }
 
     void vllmHeaderIsComputedTheWayVllmDoes()
