@@ -59,8 +59,13 @@ std::string describe(const LaunchTarget& t)
              std::to_string(t.scenario.training.microBatch) + " x " + std::to_string(t.scenario.training.gradAccum) +
              " accumulation";
     } else {
-        d += ", " + std::string(toString(t.scenario.inference.precision)) + ", " +
-             std::to_string(t.scenario.inference.batch) + " concurrent sequences per replica";
+        // Precision "checkpoint": the weights as the checkpoint stores them (gpt-oss's MXFP4 experts, ...).
+        const ModelArch& m = t.scenario.model;
+        const std::string weights = t.scenario.inference.checkpointWeights
+                                        ? (m.quant.quantized() ? "checkpoint weights (" + m.quant.label() + ")"
+                                                               : "checkpoint weights (16-bit)")
+                                        : std::string(toString(t.scenario.inference.precision));
+        d += ", " + weights + ", " + std::to_string(t.scenario.inference.batch) + " concurrent sequences per replica";
         if (t.replicas > 1)
             d += ", " + std::to_string(t.replicas) + " replicas";
     }
@@ -178,7 +183,92 @@ double engineTotalBytes(const LaunchTarget& t)
     return whole - reserveMib * units::kMiB;
 }
 
-KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction, int blockSize)
+namespace {
+
+long long cdivll(long long a, long long b) { return (a + b - 1) / b; }
+
+/// vLLM's hybrid KV cache manager (vllm/v1/core/kv_cache_utils.py,
+/// _get_kv_cache_groups_uniform_page_size and get_kv_cache_config_from_groups;
+/// vllm/v1/kv_cache_interface.py for what a request of max_model_len needs per
+/// layer kind), for a model whose layers keep different kinds of cache: full
+/// attention, a sliding window, chunked local attention, a linear / Mamba state.
+/// Layers of one kind form groups of group_size layers (the fewest layers of any
+/// kind, or the most when no kind has 1.25x another's count; the last group of a
+/// kind is padded); every group draws its blocks from one pool of block ids, a
+/// block id costs one page in each of group_size tensors, and a Mamba state takes
+/// one page, the attention block being raised to a multiple of 16 tokens whose
+/// page holds it (vllm/platforms/interface.py, _align_hybrid_block_size, mode
+/// "none"). The log's tokens are num_blocks // groups x block_size; a request's
+/// blocks: full cdiv(max_model_len, bs), sliding cdiv(min(window - 1 +
+/// max_num_batched_tokens, max_model_len), bs) + 1, chunked cdiv(min(chunk +
+/// max_num_batched_tokens, max_model_len), bs), Mamba 1.
+struct LayerKind {
+    int layers = 0;
+    long long blocksPerRequest = 0;
+};
+
+bool hybridKv(const LaunchTarget& t, int maxNumBatchedTokens, KvStartup& k)
+{
+    const ModelArch& m = t.scenario.model;
+    const Hardware& h = t.scenario.hardware;
+    const int pp = std::max(1, h.pp);
+    auto perStage = [&](int n) { return n > 0 ? (n + pp - 1) / pp : 0; };
+    const int full = perStage(m.fullAttentionLayers());
+    const int sliding = m.slidingWindow > 0 ? perStage(m.slidingLayers) : 0;
+    const int chunked = m.chunkSize > 0 ? perStage(m.chunkedLayers) : 0;
+    const int linear = m.linearStateBytes > 0 ? perStage(m.linearLayers) : 0;
+    const int kinds = (full > 0) + (sliding > 0) + (chunked > 0) + (linear > 0);
+    if (kinds < 2 || full + sliding + chunked == 0 || m.mlaKvLoraRank > 0)
+        return false; // one kind of cache: the uniform pool of predictVllmKv
+    const detail::Plan p = detail::makePlan(t.scenario, t.gpu, false);
+    int shard = std::max(1, h.tp);
+    if (m.kvHeads > 0)
+        shard = std::min(shard, m.kvHeads);
+    const double attnToken = m.kvElementsPerTokenPerLayer() * p.kvBytes / shard; // one layer, one token, per GPU
+    if (attnToken <= 0)
+        return false;
+    long long bs = k.blockSize;
+    if (linear > 0) {
+        const double state = m.linearStateBytes / std::max(1, h.tp); // heads split over TP
+        bs = std::max<long long>(bs, 16 * cdivll(static_cast<long long>(std::ceil(state)),
+                                                 static_cast<long long>(std::ceil(16 * attnToken))));
+    }
+    const double page = bs * attnToken;
+    const long long len = k.maxModelLen;
+    const long long mnbt = std::max(1, maxNumBatchedTokens);
+    std::vector<LayerKind> present;
+    if (full > 0)
+        present.push_back({full, cdivll(len, bs)});
+    if (sliding > 0)
+        present.push_back({sliding, cdivll(std::min<long long>(m.slidingWindow - 1 + mnbt, len), bs) + 1});
+    if (chunked > 0)
+        present.push_back({chunked, cdivll(std::min<long long>(m.chunkSize + mnbt, len), bs)});
+    if (linear > 0)
+        present.push_back({linear, 1});
+    int minLayers = present.front().layers, maxLayers = minLayers;
+    for (const auto& kind : present) {
+        minLayers = std::min(minLayers, kind.layers);
+        maxLayers = std::max(maxLayers, kind.layers);
+    }
+    const int groupSize = maxLayers < minLayers * 1.25 ? maxLayers : minLayers;
+    long long groups = 0, perRequest = 0;
+    for (const auto& kind : present) {
+        const long long g = cdivll(kind.layers, groupSize);
+        groups += g;
+        perRequest += g * kind.blocksPerRequest;
+    }
+    k.blockSize = static_cast<int>(bs);
+    k.hybridGroups = static_cast<int>(groups);
+    k.numBlocks = static_cast<long long>(std::floor(k.availableBytes / (page * groupSize)));
+    k.kvTokens = k.numBlocks / groups * bs;
+    k.kvBytesPerToken = page * groupSize * groups / bs; // the pool's bytes per logged token
+    k.maxConcurrency = double(k.numBlocks) / double(perRequest);
+    return true;
+}
+
+} // namespace
+
+KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction, int blockSize, int maxNumBatchedTokens)
 {
     KvStartup k;
     k.blockSize = blockSize;
@@ -188,7 +278,7 @@ KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction, int blockS
     k.nonKvBytes = t.estimate.memory.total() - t.estimate.memory.kvCache;
     k.availableBytes = memoryFraction * k.capacityBytes - k.nonKvBytes;
     k.kvBytesPerToken = kvBytesPerTokenPerGpu(t);
-    if (k.availableBytes > 0 && k.kvBytesPerToken > 0) {
+    if (k.availableBytes > 0 && k.kvBytesPerToken > 0 && !hybridKv(t, maxNumBatchedTokens, k)) {
         // num_blocks = int(available_memory // page_size // num_layers), page_size
         // = block_size x per-layer bytes per token: the same as available //
         // (block_size x bytes per token of all the GPU's layers).

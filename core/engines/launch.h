@@ -73,8 +73,14 @@ struct KvStartup {
     long long numBlocks = 0;
     long long kvTokens = 0;
     double maxConcurrency = 0;
+    int hybridGroups = 0;       // > 0: vLLM's hybrid KV cache manager (layers of several cache kinds)
 };
-KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction = kVllmDefaultMemoryFraction, int blockSize = 16);
+/// A model whose layers keep different caches (sliding window, chunked, Mamba /
+/// linear state beside full attention) is sized as vLLM's hybrid KV cache manager
+/// does (launch.cpp, hybridKv): groups of layers drawing on one pool of blocks.
+/// `maxNumBatchedTokens` (--max-num-batched-tokens) bounds what a windowed layer keeps.
+KvStartup predictVllmKv(const LaunchTarget& t, double memoryFraction = kVllmDefaultMemoryFraction, int blockSize = 16,
+                        int maxNumBatchedTokens = 8192);
 
 /// The GPU memory an engine sees as its total (torch.cuda.mem_get_info()), per GPU:
 /// the estimate's capacity less what the driver keeps out of CUDA's view.

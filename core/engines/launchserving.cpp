@@ -106,7 +106,7 @@ LaunchFiles writeVllm(const LaunchTarget& t0, const EngineSpec& spec, const Cali
         kvCacheDtype(s, spec, "fp8", "vLLM has no INT8 KV cache (--kv-cache-dtype: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, ...); use kv_precision fp8",
                      "vLLM has no 4-bit KV cache; use kv_precision fp8 or bf16");
     const double fraction = t.scenario.inference.memoryFraction; // inference.memory_fraction (default 0.9, vLLM's)
-    const KvStartup k = predictVllmKv(t, fraction);
+    const KvStartup k = predictVllmKv(t, fraction, 16, s.chunk);
     if (k.availableBytes <= 0 || k.numBlocks <= 0)
         refuse(spec.id, "no memory left for vLLM's KV cache: the predicted weights, activations and overhead take " +
                             num(bytesToGiB(k.nonKvBytes), 1) + " GiB per GPU, over --gpu-memory-utilization " + num(fraction, 2) +
@@ -115,7 +115,12 @@ LaunchFiles writeVllm(const LaunchTarget& t0, const EngineSpec& spec, const Cali
     head.push_back("At start vLLM's V1 engine logs (vllm/v1/core/kv_cache_utils.py), computed here the same way from the "
                    "predicted non-KV memory per GPU (" + num(bytesToGiB(k.nonKvBytes), 2) + " GiB) and " + num(fraction, 2) +
                    " x " + num(bytesToGiB(k.capacityBytes), 2) + " GiB, KV " + num(k.kvBytesPerToken / 1024, 1) +
-                   " KiB per token per GPU, block size " + str(k.blockSize) + ":");
+                   " KiB per token per GPU, block size " + str(k.blockSize) +
+                   (k.hybridGroups > 0 ? ", hybrid KV cache manager: " + str(k.hybridGroups) +
+                                             " groups of layers on one pool, windowed and state layers holding only what "
+                                             "they need"
+                                       : std::string()) +
+                   ":");
     head.push_back("  GPU KV cache size: " + grouped(k.kvTokens) + " tokens");
     head.push_back("  Maximum concurrency for " + grouped(k.maxModelLen) + " tokens per request: " + num(k.maxConcurrency, 2) + "x");
     if (k.maxConcurrency < s.batch)

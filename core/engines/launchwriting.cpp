@@ -64,6 +64,10 @@ void checkTraining(const LaunchTarget& t, const EngineSpec& spec)
         refuse(spec.id, spec.name + " is a training engine and the scenario is an inference workload; use vllm, sglang "
                                     "or trtllm");
     const Hardware& h = t.scenario.hardware;
+    if ((h.tp > 1 || h.pp > 1) && t.scenario.training.method != TrainMethod::Full)
+        refuse(spec.id, spec.name + " runs LoRA and QLoRA data parallel, with the frozen base sharded by ZeRO-3 / FSDP, "
+                                    "never tensor or pipeline parallel (the option uses TP " +
+                            str(h.tp) + ", PP " + str(h.pp) + "); set hardware.tp and hardware.pp to 1, or take a plan option (they are data parallel)");
     if (h.tp > 1 || h.pp > 1)
         refuse(spec.id, spec.name + " has no tensor or pipeline parallel plan for an arbitrary model (the option uses TP " +
                             str(h.tp) + ", PP " + str(h.pp) + "); use Megatron-LM or torchtitan, or a plan with TP 1, PP 1");

@@ -295,7 +295,14 @@ InferenceResult inferencePerformance(Plan& p)
     if (p.tp > 1)
         stage += 2.0 * layers * (decodeAllReduceSeconds(p, micro * m.hidden * 2, p.tp) + allReduceLatency(p, p.tp));
     const double sends = (p.pp - 1) * stageSendSeconds(p, micro * m.hidden * 2 / p.tp);
-    double tpot = stage * p.pp + sends + floor;
+    const double device = stage * p.pp + sends;
+    // A CUDA graph's per-layer floor is the GPU's own cost between kernels: it
+    // adds. Eager launches are asynchronous: the GPU runs each kernel while the
+    // host prepares the next (a decode loop has no sync inside the step), so a
+    // step takes the longer of the host's launches and the GPU's work, the
+    // shorter one hidden under it (as the training step hides its launches
+    // behind the GPU's work).
+    double tpot = p.optimized ? device + floor : std::max(device, floor);
     if (p.pp > 1)
         p.term("time.decode.pipeline", "Decode: pipeline stages in turn", (stage * (p.pp - 1) + sends) * 1e3, "ms", [&] {
             return std::to_string(p.pp) + " stages x " + fmt(stage * 1e3) + " ms each (micro-batches of " + fmt(micro) +
@@ -338,7 +345,8 @@ InferenceResult inferencePerformance(Plan& p)
            [&] { return std::string(p.optimized ? std::to_string(m.layers) + " layers x " + fmt(c.decodeLayerSGraph * 1e6) + " us (CUDA graph)"
                        : "eager generate(): " + fmt(decodeKernels) + " kernels/layer (MoE: HF's router and grouped-GEMM experts" +
                              (deltaStep.kernels > 0 ? "; Gated DeltaNet: HF's torch recurrent rule" : "") + ") x " +
-                             fmt(c.kernelSDecodeEager * 1e6) + " us host time"); });
+                             fmt(c.kernelSDecodeEager * 1e6) + " us host time; the step is the longer of these launches and the GPU's " +
+                             fmt(device * 1e3) + " ms of work, which run at the same time"); });
     const double cycle = prefillCycle + inf.outputTokens * tpot;
     r.tokensPerS = (p.serving ? served * inf.outputTokens : double(inf.batch) * inf.outputTokens / cycle) * p.dp;
     return r;

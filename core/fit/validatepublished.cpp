@@ -253,25 +253,29 @@ void validatePublished(const json& r, const Catalog& cat, ValidationSet& rep, Re
             // no limits (core/engines/trtllmbench.h): max_batch_size and max_num_tokens
             // from the run's ISL/OSL and memory; the PyTorch backend (1.x) also runs
             // the perf overview's CUDA graphs with padding and whole prompts.
-            if (category == "inference" && has(framework, "tensorrt") && has(framework, "trtllm-bench")) {
-                TrtllmBenchInput in;
-                in.model = &s.model;
-                in.precision = s.inference.precision;
-                in.kvBytesPerElement = s.inference.precision == InferPrecision::FP8 ||
-                                               s.inference.precision == InferPrecision::FP4
-                                           ? 1.0
-                                           : 2.0;
-                in.tp = s.hardware.tp;
-                in.pp = s.hardware.pp;
-                in.deviceMemoryGiB = gpu->memoryGb * builtinCalibration().usableMemoryFraction;
-                in.inputLen = s.inference.promptTokens;
-                in.outputLen = s.inference.outputTokens;
-                in.backend = has(framework, "pytorch") ? TrtllmBackend::PyTorch : TrtllmBackend::TensorRtEngine;
-                s.inference.engine = trtllmBenchLimits(in);
-            }
+            const bool trtllmBench = category == "inference" && has(framework, "tensorrt") && has(framework, "trtllm-bench");
+            const TrtllmBackend backend = has(framework, "pytorch") ? TrtllmBackend::PyTorch : TrtllmBackend::TensorRtEngine;
             ValidationCase c{label, gpuId, familyOf(s), archFamilyId(archFamily(*gpu)), false, {}, s.mode == Mode::Training};
-            c.predict = [s, g = *gpu, value = num(r, "value"), perGpu, stockVllm](const EstimateOptions& o,
-                                                                                 Rows& rows) mutable {
+            c.predict = [s, g = *gpu, value = num(r, "value"), perGpu, stockVllm, trtllmBench,
+                         backend](const EstimateOptions& o, Rows& rows) mutable {
+                if (trtllmBench) {
+                    // The engine's memory is the calibration in use's usable share of the GPU.
+                    TrtllmBenchInput in;
+                    in.model = &s.model;
+                    in.precision = s.inference.precision;
+                    in.kvBytesPerElement = s.inference.precision == InferPrecision::FP8 ||
+                                                   s.inference.precision == InferPrecision::FP4
+                                               ? 1.0
+                                               : 2.0;
+                    in.tp = s.hardware.tp;
+                    in.pp = s.hardware.pp;
+                    in.deviceMemoryGiB =
+                        g.memoryGb * (o.calibration ? *o.calibration : builtinCalibration()).usableMemoryFraction;
+                    in.inputLen = s.inference.promptTokens;
+                    in.outputLen = s.inference.outputTokens;
+                    in.backend = backend;
+                    s.inference.engine = trtllmBenchLimits(in);
+                }
                 const double kvFraction = s.runtime == Runtime::Serving ? 0.95 : 1.0;
                 if (s.runtime == Runtime::Serving) {
                     // The engine admits what its KV pool holds (core/estimate/servingload.h): the

@@ -99,10 +99,10 @@ void addRecordedRun(const json& r, const Catalog& catalog, ValidationSet& set)
             row(rows, "serving_output_tokens_per_s", e.inference->tokensPerS.value_or(NAN), num(m, "output_tokens_per_s"));
         };
     } else if (format == "torchtune") {
-        const double context = builtinCalibration().contextCudaMib / 1024;
         const double reserved = num(m, "peak_memory_reserved_gib");
         const double tokens = num(m, "tokens_per_second_per_gpu") * s.hardware.count;
-        c.predict = [s, gpu, context, reserved, tokens, row](const EstimateOptions& o, std::vector<ValidationRow>& rows) {
+        c.predict = [s, gpu, reserved, tokens, row](const EstimateOptions& o, std::vector<ValidationRow>& rows) {
+            const double context = (o.calibration ? *o.calibration : builtinCalibration()).contextCudaMib / 1024;
             const GpuEstimate e = estimateOn(s, gpu, o);
             // torch's reserved peak holds no CUDA context; nvidia-smi's total does.
             row(rows, "memory_total_gib", units::bytesToGiB(e.memory.total()), reserved > 0 ? reserved + context : 0);

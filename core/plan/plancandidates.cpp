@@ -51,6 +51,16 @@ void Solver::trainingCandidates(const Gpu& g)
         for (int tp = 1; tp <= std::min(8, count); tp *= 2) {
             if (!lm && tp > 1)
                 break;
+            // LoRA and QLoRA run on the adapter stacks (peft under accelerate,
+            // DeepSpeed or FSDP; torchtune's LoRA recipes), which spread a job
+            // over GPUs by data parallelism and shard the frozen base with
+            // ZeRO-3 / FSDP (huggingface/peft docs/source/accelerate/
+            // deepspeed.md and fsdp.md; bitsandbytes docs fsdp_qlora.md for
+            // 4-bit bases): none has tensor or pipeline parallelism, and every
+            // training target of `launch` refuses TP/PP. So adapter plans are
+            // data parallel, and each one is an option `launch` can write.
+            if (tp > 1 && b.training.method != TrainMethod::Full)
+                break;
             if (lm && !tpProblem(model, tp).empty())
                 continue; // tp must divide the heads and the KV heads (or replicate them)
             for (int pp = 1; tp * pp <= count; pp *= 2) {

@@ -296,6 +296,71 @@ private slots:
         QVERIFY2(v8.err.find("vLLM has no INT8 weight quantization of a 16-bit checkpoint at load time") != std::string::npos,
                  describe(v8));
         QVERIFY(vllm8.empty());
+        // Precision "checkpoint": the header names the checkpoint's format (gpt-oss-120b: MXFP4 experts), not bf16.
+        const std::string oss = path("oss120b");
+        const Result ro = runCli({"launch", GP_TEST_DATA_DIR "/planning-jobs/07-gpt-oss-120b-64-users-32k.gpuplan.json",
+                                  "--for", "vllm", "-o", oss});
+        QVERIFY2(ro.code == 0, describe(ro));
+        QVERIFY(readFile(oss + "/serve.sh").find(", checkpoint weights (MXFP4), 64 concurrent sequences per replica\n") !=
+                std::string::npos);
+    }
+
+    // vLLM's hybrid KV cache manager (launch.cpp, hybridKv), by hand at
+    // max_model_len 32,768 (31,744 + 1,024) and --max-num-batched-tokens 8,192:
+    // - gpt-oss-120b, 1 H200: 18 full + 18 sliding (128) layers of 8 KV heads x 64:
+    //   2,048 B a token a layer, pages of 16 tokens = 32 KiB, group size 18, 2 groups;
+    //   a request needs 2,048 full blocks + cdiv(min(127 + 8,192, 32,768), 16) + 1 =
+    //   521 sliding blocks = 2,569.
+    // - Gemma 3 27B, 1 H100: 10 full + 52 sliding (1,024) layers of 16 KV heads x 128:
+    //   8,192 B, pages of 128 KiB, group size 10 (52 >= 1.25 x 10), 1 + 6 groups;
+    //   2,048 + 6 x (cdiv(1,023 + 8,192, 16) + 1 = 577) = 5,510 blocks a request.
+    // - Qwen3-Next-80B-A3B, TP 2 on H200: 12 full layers of 2 KV heads x 256 (1,024 B
+    //   a token a layer per GPU) + 36 Gated DeltaNet layers of 1,097,728 / 2 B of
+    //   state per GPU: the block grows to 16 x cdiv(548,864, 16 x 1,024) = 544
+    //   tokens (pages of 557,056 B), group size 12, 1 + 3 groups; a request needs
+    //   cdiv(32,768, 544) = 61 full blocks + 3 state blocks = 64.
+    // - Llama 3.1 8B: one kind of cache, the uniform pool (no groups): 32 layers x
+    //   8 KV heads x 128 x 2 x 2 B = 128 KiB a token, blocks of 16, 2,048 a request.
+    void vllmHybridKvCacheManager()
+    {
+        struct Case {
+            nlohmann::json model;
+            const char* gpu;
+            int tp;
+            int groups;
+            int blockSize;
+            double poolBytesPerBlock; // page x group size
+            long long blocksPerRequest;
+            const char* precision = "bf16";
+        };
+        const std::string dir = GP_TEST_DATA_DIR "/hf-configs/";
+        auto hf = [&](const char* file) { return nlohmann::json{{"hf_config", nlohmann::json::parse(readFile(dir + file))}}; };
+        const std::vector<Case> cases = {
+            {hf("gpt-oss-120b.json"), "nvidia-h200-sxm", 1, 2, 16, 32768.0 * 18, 2569, "checkpoint"}, // MXFP4 experts
+            {nlohmann::json{{"preset", "gemma-3-27b"}}, "nvidia-h100-sxm", 1, 7, 16, 131072.0 * 10, 5510},
+            {hf("qwen3-next-80b-a3b-thinking.json"), "nvidia-h200-sxm", 2, 4, 544, 557056.0 * 12, 64},
+            {nlohmann::json{{"preset", "llama-3.1-8b"}}, "nvidia-h100-sxm", 1, 0, 16, 16 * 131072.0, 2048},
+        };
+        for (const Case& c : cases) {
+            nlohmann::json j = nlohmann::json::parse(readFile(example("llama31-70b-serve-2xh100-tp")));
+            j["model"] = c.model;
+            j["workload"]["runtime"] = "serving";
+            j["workload"]["inference"]["batch"] = 16;
+            j["workload"]["inference"]["prompt_tokens"] = 31744;
+            j["workload"]["inference"]["output_tokens"] = 1024;
+            j["workload"]["inference"]["precision"] = c.precision;
+            j["workload"]["inference"]["kv_precision"] = "bf16";
+            j["hardware"] = {{"gpus", {c.gpu}}, {"count", c.tp}, {"tp", c.tp}};
+            const gp::Scenario s = gp::parseScenario(j.dump()).scenario;
+            const gp::KvStartup k = gp::predictVllmKv(gp::launchTargetForScenario(s, gp::Catalog::builtin()), 0.9, 16, 8192);
+            QCOMPARE(k.maxModelLen, 32768);
+            QCOMPARE(k.hybridGroups, c.groups);
+            QCOMPARE(k.blockSize, c.blockSize);
+            QVERIFY(k.availableBytes > 0);
+            QCOMPARE(k.numBlocks, static_cast<long long>(std::floor(k.availableBytes / c.poolBytesPerBlock)));
+            QCOMPARE(k.kvTokens, c.groups > 0 ? k.numBlocks / c.groups * c.blockSize : k.numBlocks * c.blockSize);
+            QCOMPARE(k.maxConcurrency, double(k.numBlocks) / double(c.blocksPerRequest));
+        }
     }
 
     void vllmHeaderIsComputedTheWayVllmDoes()
@@ -371,7 +436,20 @@ private slots:
             std::ofstream out(fp4OnH100);
             out << fp4.dump(2);
         }
+        // LoRA on 2 GPUs with tensor parallelism: no adapter stack runs it.
+        nlohmann::json loraTp = nlohmann::json::parse(readFile(example("llama31-8b-lora-rtx4090")));
+        loraTp["hardware"]["count"] = 2;
+        loraTp["hardware"]["tp"] = 2;
+        const std::string loraTpFile = path("lora-tp2.gpuplan.json");
+        {
+            std::ofstream out(loraTpFile);
+            out << loraTp.dump(2);
+        }
         const std::vector<Case> cases = {
+            {loraTpFile, "0", "accelerate",
+             "--for accelerate: Hugging Face Accelerate runs LoRA and QLoRA data parallel, with the frozen base sharded by "
+             "ZeRO-3 / FSDP, never tensor or pipeline parallel (the option uses TP 2, PP 1); set hardware.tp and "
+             "hardware.pp to 1, or take a plan option (they are data parallel)"},
             {example("llama31-8b-lora-rtx4090"), "1", "vllm", "--for vllm: vLLM is a serving engine and the scenario is a training workload"},
             {example("llama31-70b-serve-2xh100-tp"), "0", "deepspeed", "--for deepspeed: DeepSpeed is a training engine and the scenario is an inference workload"},
             {example("gpt2-124m-pretrain"), "1", "torchtune", "--for torchtune: torchtune 0.7.0 ships recipe configs for these presets only"},

@@ -313,7 +313,9 @@ void TestEstimateCost::bandwidthLowersTpot_data()
     QTest::addColumn<bool>("optimized");
     // Same tensor peaks, different memory bandwidth.
     QTest::addRow("H100 SXM 3.35 vs H200 SXM 4.8 TB/s") << "nvidia-h100-sxm" << "nvidia-h200-sxm" << true;
-    QTest::addRow("H100 SXM vs H200 SXM, eager") << "nvidia-h100-sxm" << "nvidia-h200-sxm" << false;
+    // Eager decode is host-bound at these batches: the step is the host's launches,
+    // the GPU's reads hidden under them, so the faster memory does not show.
+    QTest::addRow("H100 SXM vs H200 SXM, eager (host-bound: equal)") << "nvidia-h100-sxm" << "nvidia-h200-sxm" << false;
     QTest::addRow("A100 40GB 1.56 vs A100 80GB SXM 2.04 TB/s") << "nvidia-a100-40gb-sxm" << "nvidia-a100-80gb-sxm"
                                                                << true;
     QTest::addRow("H200 NVL vs H100 NVL (same peaks)") << "nvidia-h100-nvl" << "nvidia-h200-nvl" << true;
@@ -334,7 +336,10 @@ void TestEstimateCost::bandwidthLowersTpot()
         s.inference.batch = batch;
         const double ta = *gp::estimateOn(s, a).inference->tpotMs;
         const double tb = *gp::estimateOn(s, b).inference->tpotMs;
-        QVERIFY2(tb < ta, qPrintable(QString("batch %1: %2 ms vs %3 ms").arg(batch).arg(tb).arg(ta)));
+        if (optimized)
+            QVERIFY2(tb < ta, qPrintable(QString("batch %1: %2 ms vs %3 ms").arg(batch).arg(tb).arg(ta)));
+        else
+            QVERIFY2(tb == ta, qPrintable(QString("batch %1: %2 ms vs %3 ms").arg(batch).arg(tb).arg(ta)));
     }
 }
 

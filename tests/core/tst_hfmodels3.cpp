@@ -1,7 +1,8 @@
 // Golden tests on the real config.json files found after session 10 (sources in
 // tests/data/hf-configs/README.md): Mistral Small 3.1 (mistral3: the language
-// model under text_config, a Pixtral vision tower beside it) and GLM-4.5-Air
-// (glm4_moe, as its MLX 4-bit conversion re-saves it). Like
+// model under text_config, a Pixtral vision tower beside it), GLM-4.5-Air
+// (glm4_moe, as its MLX 4-bit conversion re-saves it) and Granite 4.0-H-350M
+// (granitemoehybrid, as transformers 5.1.0 re-saves it). Like
 // tst_hfmodels.cpp: the parameters against the model card, the KV cache by
 // layer kind, and the summary line; tests/ui/tst_hfimport.cpp drops it on the app.
 #include "hfmodels.h"
@@ -27,6 +28,8 @@ private slots:
     void mistralSmall31Estimate();
     void glm45AirMlx();
     void glm45AirMlxEstimate();
+    void granite40H350m();
+    void granite40H350mEstimate();
 };
 
 // mistralai/Mistral-Small-3.1-24B-Instruct-2503. Model card (build.nvidia.com/
@@ -192,6 +195,79 @@ void TestHfModels3::glm45AirMlxEstimate()
     QCOMPARE(e.model.params, 106852251264.0);
     QCOMPARE(*e.model.kvBytesPerSequence, 6174015488.0);
     QVERIFY_NEAR(e.results[0].memory.kvCache, 8 * 6174015488.0, 1e-9);
+}
+
+// ibm-granite/granite-4.0-h-350m, read from its config.json as transformers 5.1.0
+// re-saves it (AutoConfig.from_pretrained + save_pretrained: "dtype" for torch_dtype,
+// "rope_parameters" for rope_theta, the Mamba time-step keys with {"__float__":
+// "Infinity"}). Published: the checkpoint's 370 tensors hold 340M parameters, 649MB
+// in bf16 (the same repository's GRANITE_IMPLEMENTATION.md and commit message,
+// counted from the real weights); the name says 350M.
+// By hand from the config (32 layers: attention at 10, 13, 17, 27, Mamba-2 elsewhere;
+// hidden 768, 12 heads and 4 KV heads of 64, dense (num_local_experts 0) shared MLP of
+// 2048 in every layer, tied embeddings, vocab 100352):
+//   embedding 100352 x 768 = 77,070,336 (tied: no head)
+//   attention layer: q and o 768 x 768, k and v 768 x 256: 1,572,864
+//   Mamba-2 layer (48 heads of 32, d_state 128, 1 group, d_conv 4): in_proj 768 x
+//     (1536 + 1792 + 48) = 2,592,768, conv1d 1792 x 4 + bias 1792 = 8,960, A_log, D
+//     and dt_bias 3 x 48 = 144, gated norm 1536, out_proj 1536 x 768 = 1,179,648:
+//     3,783,056
+//   SwiGLU shared MLP: 768 x 4096 + 2048 x 768 = 4,718,592; two norms 1,536
+//   in all: 77,070,336 + 4 x 1,572,864 + 28 x 3,783,056 + 32 x (4,718,592 + 1,536)
+//           + final norm 768 = 340,332,224 (+0.1% vs 340M; 2 B each = 680,664,448 B =
+//           649.1 MiB, the 649MB of the repository's bf16 safetensors)
+// KV at 32k: the 4 attention layers 4 x 2 x 4 x 64 x 2 B = 4,096 B per token, x 32768 =
+// 134,217,728 B; each Mamba-2 layer keeps a conv window (1536 + 2 x 128) x 3 x 2 B =
+// 10,752 B and an SSM state 48 x 32 x 128 x 2 B = 393,216 B per sequence (vLLM
+// MambaSpec): 28 x 403,968 = 11,311,104 B. In all 145,528,832 B per 32k sequence.
+void TestHfModels3::granite40H350m()
+{
+    const ModelArch m = load("granite-4.0-h-350m-transformers5.json");
+    const double attention = 2 * 768.0 * 768 + 2 * 768.0 * 256;
+    QCOMPARE(attention, 1572864.0);
+    const double mamba = 768.0 * (1536 + 1792 + 48) + 1792 * 4 + 1792 + 3 * 48 + 1536 + 1536.0 * 768;
+    QCOMPARE(mamba, 3783056.0);
+    const double mlp = 768.0 * 4096 + 2048.0 * 768;
+    QCOMPARE(mlp, 4718592.0);
+    const double total = 100352.0 * 768 + 4 * attention + 28 * mamba + 32 * (mlp + 2 * 768) + 768;
+    QCOMPARE(total, 340332224.0);
+    QCOMPARE(m.totalParams(), total);
+    QVERIFY_NEAR(m.totalParams(), 340e6, 0.025);
+    QCOMPARE(qRound(2 * m.totalParams() / 1048576.0 * 10), 6491);
+    QCOMPARE(m.layers, 32);
+    QCOMPARE(m.heads, 12);
+    QCOMPARE(m.kvHeads, 4);
+    QCOMPARE(m.headDim, 64);
+    QCOMPARE(m.linearLayers, 28);
+    QCOMPARE(m.fullAttentionLayers(), 4);
+    QCOMPARE(m.ffnHidden, std::int64_t(2048));
+    QVERIFY(m.tiedEmbeddings);
+    QCOMPARE(m.moe.experts, 0);
+    QCOMPARE(m.linearStateBytes, 2.0 * ((1536 + 2 * 128) * 3 + 48 * 32 * 128));
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 4 * 2 * 4 * 64 * 2 * 32768.0 + 28 * 403968.0);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 145528832.0);
+    // transformers 5's keys (dtype, rope_parameters, time_step_limit/min/max, a float
+    // written as {"__float__": "Infinity"}) are read or known not to change memory: no note.
+    QCOMPARE(m.storageBytes, 2.0);
+    QVERIFY2(m.readNotes.empty(), m.readNotes.empty() ? "" : m.readNotes.front().c_str());
+    QCOMPARE(QString::fromStdString(m.summary()),
+             QString("granitemoehybrid: 340M parameters, 32 layers: 4 full + 28 Mamba-2"));
+}
+
+// The estimate's model block: 340,332,224 parameters and 145,528,832 B per 32k
+// sequence; 8 users at 32k hold 8 of them.
+void TestHfModels3::granite40H350mEstimate()
+{
+    const auto e = gp::estimate(scenario(R"({"hf_config": )" +
+                                             gp::withoutPythonNumbers(readFile("granite-4.0-h-350m-transformers5.json")) +
+                                             "}",
+                                         R"({"mode": "inference", "runtime": "serving", "inference": {"batch": 8,
+                                             "prompt_tokens": 31744, "output_tokens": 1024}})",
+                                         R"({"gpus": ["nvidia-l4"]})"),
+                                gp::Catalog::builtin());
+    QCOMPARE(e.model.params, 340332224.0);
+    QCOMPARE(*e.model.kvBytesPerSequence, 145528832.0);
+    QVERIFY_NEAR(e.results[0].memory.kvCache, 8 * 145528832.0, 1e-9);
 }
 
 QTEST_APPLESS_MAIN(TestHfModels3)

@@ -19,6 +19,7 @@
 
 #include "core/base/errors.h"
 #include "core/calibration/calibration.h"
+#include "core/engines/launch.h"
 #include "core/hardware/catalog.h"
 #include "core/plan/planner.h"
 #include "core/scenario/scenario.h"
@@ -180,6 +181,17 @@ void TestPlanningJobs::rankOneOfEveryJob()
              qPrintable(file + QString(": rank 1 speed band %1 below its family's published band %2")
                                    .arg(top.estimate.uncertainty.throughput)
                                    .arg(band)));
+    // An adapter plan (LoRA, QLoRA) is data parallel, as peft and torchtune run
+    // adapters, so `launch` writes its files: Accelerate (peft) takes rank 1.
+    if (s.mode == gp::Mode::Training && s.training.method != gp::TrainMethod::Full) {
+        QCOMPARE(top.tp, 1);
+        QCOMPARE(top.pp, 1);
+        for (const auto& o : r.options)
+            QVERIFY2(o.tp == 1 && o.pp == 1, qPrintable(file + ": an adapter option with TP or PP"));
+        const gp::LaunchTarget t = gp::launchTargetForOption(s, top, catalog);
+        const gp::LaunchFiles files = gp::generateLaunch(t, "accelerate");
+        QVERIFY(!files.files.empty());
+    }
     // Its speed is a number a run can be held to.
     if (s.mode == gp::Mode::Training) {
         QVERIFY(top.estimate.training.has_value());

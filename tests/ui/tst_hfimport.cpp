@@ -94,6 +94,10 @@ private slots:
         QTest::newRow("glm4_moe") << "glm-4.5-air-mlx-4bit.json" << "GLM-4.5-Air-MLX-4bit"
                                   << "GLM-4.5-Air-MLX-4bit: 106.9B parameters (12.8B active), 46 layers, 128 experts (8 "
                                      "active, 1 shared), weights in MLX int4 (group 64): 56.0 GiB";
+        // granitemoehybrid, Granite 4.0-H-350M as transformers 5.1.0 re-saves it:
+        // 340,332,224 parameters, 4 attention + 28 Mamba-2 layers (hand-computed in tst_hfmodels3).
+        QTest::newRow("granitemoehybrid") << "granite-4.0-h-350m-transformers5.json" << "granite-4.0-h-350m"
+                                          << "granite-4.0-h-350m: 340M parameters, 32 layers: 4 full + 28 Mamba-2";
     }
 
     void dropsEachNewType()
