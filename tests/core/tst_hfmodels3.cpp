@@ -30,6 +30,7 @@ private slots:
     void glm45AirMlxEstimate();
     void granite40H350m();
     void granite40H350mEstimate();
+    void medgemma27b();
 };
 
 // mistralai/Mistral-Small-3.1-24B-Instruct-2503. Model card (build.nvidia.com/
@@ -268,6 +269,50 @@ void TestHfModels3::granite40H350mEstimate()
     QCOMPARE(e.model.params, 340332224.0);
     QCOMPARE(*e.model.kvBytesPerSequence, 145528832.0);
     QVERIFY_NEAR(e.results[0].memory.kvCache, 8 * 145528832.0, 1e-9);
+}
+
+// Gemma 3 27B's architecture, read from the config.json of Google's MedGemma 27B
+// multimodal (google/medgemma-27b-it, "base_model: google/gemma-3-27b-pt", "uses the
+// same decoder-only transformer architecture as Gemma 3"), as a vendored copy of its
+// Hub folder keeps it (medgemma-27b-it.json; transformers 4.54.0.dev0 writes the
+// expanded layer_types). Published: that folder's model.safetensors.index.json,
+// "total_size": 54864813280 bytes of bfloat16 = 27,432,406,640 parameters.
+// By hand (62 layers, hidden 5376, 32 heads and 16 KV heads of 128, GeGLU 21504,
+// four norms a layer and q/k norms of 128, tied embeddings of 262208):
+//   embedding 262208 x 5376 = 1,409,630,208
+//   layer: q and o 5376 x 4096, k and v 5376 x 2048 (66,060,288), q/k norms 256,
+//     MLP 3 x 5376 x 21504 = 346,816,512, norms 4 x 5376: 412,898,560; x 62 =
+//     25,599,710,720 (the Gemma 3 report's 25,600M non-embedding), final norm 5376
+//   SigLIP tower (27 layers of 1152, MLP 4304, patches of 14 at 896): patch embedding
+//     678,528, positions 4096 x 1152 = 4,718,592, layers 27 x 15,239,504, post norm
+//     2,304: 416,866,032; projector 1152 x 5376 + norm 1152 = 6,194,304
+//   in all 27,432,406,640 = the index's total_size / 2, to the parameter
+// KV at 32k (vLLM: a sliding layer keeps its window): 10 full layers x 32768 + 52
+// sliding layers x 1024 tokens, 2 x 16 x 128 x 2 B = 8,192 B each: 3,120,562,176 B.
+void TestHfModels3::medgemma27b()
+{
+    const ModelArch m = load("medgemma-27b-it.json");
+    const double layer = 2 * 5376.0 * 4096 + 2 * 5376.0 * 2048 + 256 + 3 * 5376.0 * 21504 + 4 * 5376;
+    QCOMPARE(layer, 412898560.0);
+    const double vision = 678528 + 4718592 + 27 * 15239504.0 + 2304;
+    QCOMPARE(vision, 416866032.0);
+    const double total = 262208.0 * 5376 + 62 * layer + 5376 + vision + 1152.0 * 5376 + 1152;
+    QCOMPARE(total, 54864813280.0 / 2);
+    QCOMPARE(m.totalParams(), total);
+    QCOMPARE(m.layers, 62);
+    QCOMPARE(m.slidingLayers, 52);
+    QCOMPARE(m.slidingWindow, 1024);
+    QCOMPARE(m.fullAttentionLayers(), 10);
+    QCOMPARE(m.headDim, 128);
+    QCOMPARE(m.kvHeads, 16);
+    QVERIFY(m.tiedEmbeddings);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), (10 * 32768.0 + 52 * 1024.0) * 8192);
+    QCOMPARE(m.kvBytesPerSequence(32768, 2), 3120562176.0);
+    // Every key is read or known not to change memory (the image token ids, rope
+    // settings, softcapping): no note.
+    QVERIFY2(m.readNotes.empty(), m.readNotes.empty() ? "" : m.readNotes.front().c_str());
+    QCOMPARE(QString::fromStdString(m.summary()),
+             QString("gemma3: 27.4B parameters, 62 layers: 10 full + 52 sliding (1024), vision tower 423M"));
 }
 
 QTEST_APPLESS_MAIN(TestHfModels3)

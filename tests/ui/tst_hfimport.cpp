@@ -96,6 +96,11 @@ private slots:
                                      "active, 1 shared), weights in MLX int4 (group 64): 56.0 GiB";
         // granitemoehybrid, Granite 4.0-H-350M as transformers 5.1.0 re-saves it:
         // 340,332,224 parameters, 4 attention + 28 Mamba-2 layers (hand-computed in tst_hfmodels3).
+        // gemma3 (the language model in text_config, a SigLIP tower beside it): Gemma 3
+        // 27B's architecture as MedGemma 27B's config.json has it, 27,432,406,640
+        // parameters = its index's bf16 total_size / 2 (hand-computed in tst_hfmodels3).
+        QTest::newRow("gemma3") << "medgemma-27b-it.json" << "medgemma-27b-it"
+                                << "medgemma-27b-it: 27.4B parameters, 62 layers: 10 full + 52 sliding (1024), vision tower 423M";
         QTest::newRow("granitemoehybrid") << "granite-4.0-h-350m-transformers5.json" << "granite-4.0-h-350m"
                                           << "granite-4.0-h-350m: 340M parameters, 32 layers: 4 full + 28 Mamba-2";
     }
