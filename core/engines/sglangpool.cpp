@@ -69,14 +69,28 @@ SglangPool predictSglangPool(const LaunchTarget& t, double memoryFraction, const
         if (p.cellBytes <= 0)
             return p;
         const auto& d = m.deltaNet;
+        const auto& b = m.mamba2Shape;
+        double conv = 0, ssm = 0; // elements a layer per GPU
         if (d.valueHeads > 0 && d.keyDim > 0) {
             // configs/qwen3_next.py mamba2_cache_params: conv (conv_dim / tp,
-            // kernel - 1) in bf16, temporal (value heads / tp, key dim, value dim)
-            // in float32 (configs/mamba_utils.py mamba2_state_dtype: default
-            // float32 unless SGLANG_MAMBA_SSM_DTYPE or the config's mamba_ssm_dtype).
+            // kernel - 1), temporal (value heads / tp, key dim, value dim).
             const double convDim = 2.0 * d.keyHeads * d.keyDim + double(d.valueHeads) * d.valueDim;
-            const double conv = std::floor(convDim / tp) * (d.convKernel - 1);
-            const double ssm = double(d.valueHeads / tp) * d.keyDim * d.valueDim;
+            conv = std::floor(convDim / tp) * (d.convKernel - 1);
+            ssm = double(d.valueHeads / tp) * d.keyDim * d.valueDim;
+        } else if (b.heads > 0 && b.stateSize > 0) {
+            // configs/mamba_utils.py Mamba2CacheParams.shape: n_groups grows by
+            // extra_groups_for_head_shards (tp - n_groups when tp does not divide
+            // it); conv (intermediate + 2 x n_groups x d_state) / tp x (kernel - 1),
+            // temporal (heads / tp, head_dim, d_state).
+            const int groups = b.groups % tp == 0 ? b.groups : tp;
+            const double convDim = double(b.heads) * b.headDim + 2.0 * groups * b.stateSize;
+            conv = std::floor(convDim / tp) * (b.convKernel - 1);
+            ssm = double(b.heads / tp) * b.headDim * b.stateSize;
+        }
+        if (conv + ssm > 0) {
+            // Conv state bf16, SSM state float32 (configs/mamba_utils.py
+            // mamba2_state_dtype: float32 unless SGLANG_MAMBA_SSM_DTYPE or the
+            // config's mamba_ssm_dtype says otherwise).
             p.stateSplitKnown = true;
             p.stateBytesPerRequest = (conv * 2 + ssm * 4) * p.mambaLayers;
             p.stateBytesPerRequestHigh = p.stateBytesPerRequest;
@@ -86,9 +100,9 @@ SglangPool predictSglangPool(const LaunchTarget& t, double memoryFraction, const
             p.convBytes = double(p.mambaCacheSize + 1) * conv * 2 * p.mambaLayers;
             p.ssmBytes = double(p.mambaCacheSize + 1) * ssm * 4 * p.mambaLayers;
         } else {
-            // Mamba-2 here records only its bf16 state total S = 2 (conv + ssm)
-            // elements; SGLang keeps the SSM part in float32, so a request takes
-            // 2 conv + 4 ssm bytes: more than S, at most 2 S.
+            // A custom model records only its bf16 state total S = 2 (conv + ssm)
+            // elements (linear_state_bytes); SGLang keeps the SSM part in float32,
+            // so a request takes 2 conv + 4 ssm bytes: more than S, at most 2 S.
             const double bf16 = m.linearStateBytes / tp * p.mambaLayers;
             p.stateBytesPerRequest = bf16;
             p.stateBytesPerRequestHigh = 2 * bf16;

@@ -2,8 +2,8 @@
 // lines it logs (core/engines/sglangpool.cpp), by how SGLang treats the model's
 // layers: one uniform pool (Llama 3.1 8B; Gemma 3, whose hybrid SWA pool SGLang
 // switches off), the hybrid sliding-window pool (gpt-oss, Llama 4) and the hybrid
-// Mamba / linear-state pool (Qwen3-Next; Granite 4.0-H, whose conv / SSM split
-// the model does not record). Every expected number is worked out by hand below.
+// Mamba / linear-state pool (Qwen3-Next, Granite 4.0-H; a custom model, whose
+// conv / SSM split is not known, as a range). Every expected number is worked out by hand below.
 #include "launch_files.h"
 
 #include "core/calibration/calibration.h"
@@ -189,30 +189,69 @@ private slots:
         QVERIFY(script.find("at most " + gp::detail::grouped(size / 3) + ".") != std::string::npos);
     }
 
-    // Granite 4.0-H 350M, 1 H100: 28 Mamba-2 layers of 48 heads x 32 x 128 state +
-    // a conv over 1,536 + 2 x 128 = 1,792 channels x 3: 2 x (5,376 + 196,608) =
-    // 403,968 B at bf16 a layer, the only figure the model keeps. SGLang's float32
-    // SSM state puts a request between 28 x 403,968 = 11,311,104 B and twice that,
-    // so the state pool is given as a range; the 4 attention layers' KV (4 KV heads
-    // x 64 x 2 x 2 B = 1,024 B a layer) gets what is left either way.
-    void mamba2StateSplitUnknownGivesARange()
+    // Granite 4.0-H 350M: 28 Mamba-2 layers of 48 heads x 32 x d_state 128, one
+    // group, conv kernel 4; 4 attention layers of 4 KV heads x 64. On 1 H100: conv
+    // (1,536 + 2 x 1 x 128) x 3 = 5,376 x 2 B = 10,752 B, SSM 48 x 32 x 128 x 4 B =
+    // 786,432 B; 797,184 B a layer, x 28 = 22,321,152 B a request; KV 4 x 4 x 64 x
+    // 2 x 2 B = 4,096 B a token. On TP 2 the one group is replicated to 2
+    // (extra_groups_for_head_shards): conv (1,536 + 2 x 2 x 128) / 2 x 3 = 3,072 x
+    // 2 B = 6,144 B, SSM 24 x 32 x 128 x 4 B = 393,216 B; x 28 = 11,182,080 B; KV
+    // 4 x 2 x 64 x 2 x 2 B = 2,048 B.
+    void mamba2StatePool()
     {
-        nlohmann::json j = scenario(hf("granite-4.0-h-350m-transformers5.json"), "nvidia-h100-sxm", 1);
+        struct Case {
+            int tp;
+            double perReq, convPerSlot, ssmPerSlot, cell;
+        };
+        for (const Case& c : {Case{1, 22321152.0, 10752.0 * 28, 786432.0 * 28, 4096.0},
+                              Case{2, 11182080.0, 6144.0 * 28, 393216.0 * 28, 2048.0}}) {
+            const nlohmann::json j = scenario(hf("granite-4.0-h-350m-transformers5.json"), "nvidia-h100-sxm", c.tp);
+            const gp::SglangPool p = pool(j);
+            QCOMPARE(p.kind, gp::SglangPool::Kind::Mamba);
+            QVERIFY(p.stateSplitKnown);
+            QCOMPARE(p.mambaLayers, 28);
+            QCOMPARE(p.attentionLayers, 4);
+            QCOMPARE(p.cellBytes, c.cell);
+            QCOMPARE(p.stateBytesPerRequest, c.perReq);
+            const long long size = static_cast<long long>(std::floor((p.restBytes * 0.9 / 1.9 - c.perReq) / c.perReq));
+            QCOMPARE(p.mambaCacheSize, size);
+            QCOMPARE(p.convBytes, double(size + 1) * c.convPerSlot);
+            QCOMPARE(p.ssmBytes, double(size + 1) * c.ssmPerSlot);
+            const long long tokens =
+                static_cast<long long>(std::floor(std::floor(p.restBytes - double(size + 1) * c.perReq) / c.cell));
+            QVERIFY(std::llabs(p.maxTotalTokens - tokens) <= 1);
+            const std::string script = serve(j, "granite" + std::to_string(c.tp));
+            QVERIFY2(script.find("#   Mamba Cache is allocated. max_mamba_cache_size: " + std::to_string(size) + ",") !=
+                         std::string::npos,
+                     script.c_str());
+        }
+    }
+
+    // A custom model gives only its bf16 state total (linear_state_bytes
+    // 1,097,728 a layer, 36 layers, TP 2: 19,759,104 B a request); SGLang's
+    // float32 SSM state puts a request between that and twice that, so the state
+    // pool is given as a range; the 12 attention layers' KV (2 / 2 KV heads x 256 x
+    // 2 x 2 B = 1,024 B a layer) gets what is left either way, within one request.
+    void mambaStateSplitUnknownGivesARange()
+    {
+        const nlohmann::json model = {{"layers", 48},       {"hidden", 2048},          {"heads", 16},
+                                      {"kv_heads", 2},      {"head_dim", 256},         {"ffn_hidden", 5120},
+                                      {"vocab", 151936},    {"linear_layers", 36},     {"linear_state_bytes", 1097728}};
+        const nlohmann::json j = scenario(model, "nvidia-h200-sxm", 2);
         const gp::SglangPool p = pool(j);
         QCOMPARE(p.kind, gp::SglangPool::Kind::Mamba);
         QVERIFY(!p.stateSplitKnown);
-        QCOMPARE(p.mambaLayers, 28);
-        QCOMPARE(p.attentionLayers, 4);
-        QCOMPARE(p.cellBytes, 4096.0);
-        QCOMPARE(p.stateBytesPerRequest, 11311104.0);
-        QCOMPARE(p.stateBytesPerRequestHigh, 2 * 11311104.0);
-        QCOMPARE(p.mambaCacheSizeHigh, static_cast<long long>(std::floor((p.restBytes * 0.9 / 1.9 - 11311104.0) / 11311104.0)));
-        QCOMPARE(p.mambaCacheSize,
-                 static_cast<long long>(std::floor((p.restBytes * 0.9 / 1.9 - 2 * 11311104.0) / (2 * 11311104.0))));
+        QCOMPARE(p.mambaLayers, 36);
+        QCOMPARE(p.attentionLayers, 12);
+        QCOMPARE(p.cellBytes, 12288.0);
+        const double s = 19759104.0;
+        QCOMPARE(p.stateBytesPerRequest, s);
+        QCOMPARE(p.stateBytesPerRequestHigh, 2 * s);
+        QCOMPARE(p.mambaCacheSizeHigh, static_cast<long long>(std::floor((p.restBytes * 0.9 / 1.9 - s) / s)));
+        QCOMPARE(p.mambaCacheSize, static_cast<long long>(std::floor((p.restBytes * 0.9 / 1.9 - 2 * s) / (2 * s))));
         QVERIFY(p.maxTotalTokens <= p.maxTotalTokensHigh);
-        // Either way the KV keeps the pool less the state budget, within one request's state.
-        QVERIFY(std::abs(p.maxTotalTokens * 4096.0 - p.restBytes / 1.9) <= 2 * 11311104.0 + 4096);
-        const std::string script = serve(j, "granite");
+        QVERIFY(std::abs(p.maxTotalTokens * 12288.0 - p.restBytes / 1.9) <= 2 * s + 12288);
+        const std::string script = serve(j, "custom");
         QVERIFY2(script.find("max_mamba_cache_size is known only as " + gp::detail::grouped(p.mambaCacheSize) + " to " +
                              gp::detail::grouped(p.mambaCacheSizeHigh)) != std::string::npos,
                  script.c_str());
