@@ -3,6 +3,7 @@
 // cache flags and the KV pool the engine logs at start; the header, replica lines
 // and serve.sh they share are in launchwriting.cpp.
 #include "core/engines/launchwriting.h"
+#include "core/engines/sglangpool.h"
 
 #include "core/calibration/calibration.h"
 #include "core/base/errors.h"
@@ -145,19 +146,16 @@ LaunchFiles writeSglang(const LaunchTarget& t0, const EngineSpec& spec, const Ca
                      "SGLang's 4-bit KV cache (fp4_e2m1) is for MXFP4 models only; use kv_precision fp8 or bf16");
     const double fraction = t.scenario.inference.memoryFraction; // inference.memory_fraction (default 0.9, vLLM's)
     const Calibration& c0 = cal ? *cal : builtinCalibration();
-    const double context = c0.contextCudaMib * units::kMiB;
-    const double total = engineTotalBytes(t);
-    const double pool = fraction * total - t.estimate.memory.weights - context;
-    const double perToken = kvBytesPerTokenPerGpu(t);
-    if (pool <= 0)
+    // The pool SGLang sizes and the lines it logs, by how it treats this model's
+    // layers (sglangpool.cpp: uniform, hybrid sliding-window, Mamba / linear state).
+    const SglangPool pool = predictSglangPool(t, fraction, c0);
+    if (pool.restBytes <= 0)
         refuse(spec.id, "no memory left for SGLang's KV pool: weights " + num(bytesToGiB(t.estimate.memory.weights), 1) +
                             " GiB per GPU over --mem-fraction-static " + num(fraction, 2) + " x " +
-                            num(bytesToGiB(total), 1) + " GiB");
+                            num(bytesToGiB(pool.capacityBytes), 1) + " GiB");
     std::vector<std::string> head = s.head;
-    head.push_back("At start SGLang sizes its KV pool as --mem-fraction-static x GPU memory - (weights + CUDA context) and "
-                   "logs it as max_total_num_tokens: predicted " + grouped(static_cast<long long>(std::floor(pool / perToken))) +
-                   " tokens (" + num(bytesToGiB(pool), 2) + " GiB / " + num(perToken / 1024, 1) + " KiB per token per GPU); "
-                   "activations and CUDA graphs must fit in the other " + pct(1 - fraction) + ".");
+    for (const std::string& line : sglangPoolHeader(pool, s.chunk, s.batch))
+        head.push_back(line);
     return serveScript(s, head, spec, 30000, "--dp-size", [&](const std::string& model, int port) {
         Cmd c(spec, "python");
         c.word("-m").word("sglang.launch_server");

@@ -197,6 +197,7 @@ void mamba2(ModelArch& m, double heads, double headDim, double dState, double gr
                         + inner + inner * h + (projBias ? h : 0);
     m.linearStateBytes = 2.0 * convDim * (kernel - 1) + ssmBytes * heads * headDim * dState;
     m.linearKind = "Mamba-2";
+    m.mamba2Shape = {int(heads), int(headDim), int(dState), int(groups), int(kernel)};
 }
 
 } // namespace gp::detail::hf

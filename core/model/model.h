@@ -117,6 +117,11 @@ struct ModelArch {
     /// other linear kinds. What HF's torch fallback's launches and FLOPs follow.
     struct DeltaNet { int keyHeads = 0; int valueHeads = 0; int keyDim = 0; int valueDim = 0; int convKernel = 0; };
     DeltaNet deltaNet;
+    /// Mamba-2 shape (Nemotron-H, Granite 4.0-H: heads, head_dim, d_state, n_groups,
+    /// conv kernel); 0 for other linear kinds. SGLang's state pool (conv bf16, SSM
+    /// float32) follows it (core/engines/sglangpool.cpp).
+    struct Mamba2Shape { int heads = 0; int headDim = 0; int stateSize = 0; int groups = 0; int convKernel = 0; };
+    Mamba2Shape mamba2Shape;
     int mlpOnlyLayers = 0;       // Nemotron-H '-' blocks: an FFN and no token mixer
     int ffnFreeLayers = 0;       // Nemotron-H 'M' and '*' blocks: a mixer and no FFN
     int normsPerLayer = 2;       // Gemma 2/3: 4 (sandwich norms); Nemotron-H: 1 per block
