@@ -22,7 +22,6 @@
 namespace gp {
 
 using nlohmann::json;
-using Rows = std::vector<ValidationRow>;
 
 namespace {
 
@@ -341,7 +340,7 @@ void addMlperfRatioCases(ValidationSet& set, const std::string& dir, const Catal
             detail::fitrecord::add(rows, record, gpu, "published_mlperf_per_gpu_ratio", std::exp(logSum / used),
                                    published, sigma);
     };
-    Rows trial;
+    std::vector<ValidationRow> trial;
     c.predict(EstimateOptions{false}, trial);
     if (!trial.empty())
         set.cases.push_back(std::move(c));

@@ -13,9 +13,12 @@ namespace gp {
 
 namespace {
 
-constexpr std::size_t kMaxKeyLength = 64; // as catalogio.cpp: long keys are quoted shortened
+constexpr std::size_t kMigMaxKeyLength = 64; // as catalogio.cpp: long keys are quoted shortened
 
-std::string keyPath(const std::string& base, std::string_view key) { return detail::joinPath(base, key, kMaxKeyLength); }
+std::string migKeyPath(const std::string& base, std::string_view key)
+{
+    return detail::joinPath(base, key, kMigMaxKeyLength);
+}
 
 } // namespace
 
@@ -34,7 +37,7 @@ void readMigSms(const nlohmann::json& v, const std::string& path, detail::JsonRe
     std::vector<std::pair<std::string, int>> list;
     bool ok = true;
     for (const auto& [name, count] : v.items()) {
-        const std::string at = keyPath(path, name);
+        const std::string at = migKeyPath(path, name);
         if (std::find(names.begin(), names.end(), name) == names.end()) {
             p.error(at, "unknown MIG profile (1g, 2g, 3g, 4g or 7g)");
             ok = false;
@@ -57,7 +60,8 @@ void checkMigSms(const Gpu& g, const std::string& base, detail::JsonReader& p)
     if (g.migSms.empty())
         return;
     if (g.smCount <= 0) {
-        p.error(keyPath(base, "sm_count"), "is needed with mig_sms (a slice's compute share is its SMs / the GPU's)");
+        p.error(migKeyPath(base, "sm_count"),
+                "is needed with mig_sms (a slice's compute share is its SMs / the GPU's)");
         return;
     }
     int previous = 0;
@@ -65,7 +69,7 @@ void checkMigSms(const Gpu& g, const std::string& base, detail::JsonReader& p)
         const auto it = std::find_if(g.migSms.begin(), g.migSms.end(), [&](const auto& e) { return e.first == name; });
         if (it == g.migSms.end())
             continue;
-        const std::string at = keyPath(keyPath(base, "mig_sms"), name);
+        const std::string at = migKeyPath(migKeyPath(base, "mig_sms"), name);
         if (it->second > g.smCount)
             p.error(at, std::to_string(it->second) + " SMs, more than the GPU's sm_count " + std::to_string(g.smCount));
         else if (it->second < previous)

@@ -16,7 +16,7 @@ namespace gp::rulesdetail {
 
 namespace {
 
-std::string pct(double share) { return f("%.0f", share * 100) + "%"; }
+std::string sharePct(double share) { return f("%.0f", share * 100) + "%"; }
 
 /// Spot after the pricing model's restart allowance, against on-demand.
 RuleCheck spotSavings(const Catalog& cat)
@@ -65,17 +65,19 @@ RuleCheck spotSavings(const Catalog& cat)
     return {"spot-60-90", "Cloud spot instances can provide 60-90% cost savings for training when managed properly.",
             kSeed002, inRange ? "holds" : (inRangeHigh ? "depends" : "corrected"),
             std::to_string(rows.size()) + " catalog GPUs list a spot price. Spot price alone is " +
-                pct(raw.front().raw) + "-" + pct(raw.back().raw) + " below the typical on-demand rate; after the " +
-                pct(allowance) + " restart allowance a training job saves " + pct(typ.front().vsTypical) + " (" +
-                typ.front().name + ") to " + pct(typ.back().vsTypical) + " (" + typ.back().name + "), median " +
-                pct(medTyp) + "; " + std::to_string(reach) + " of them reach 60%. Against the high (hyperscaler) " +
-                "on-demand rate it saves " + pct(high.front().vsHigh) + "-" + pct(high.back().vsHigh) + ", median " +
-                pct(medHigh) + ".",
+                sharePct(raw.front().raw) + "-" + sharePct(raw.back().raw) +
+                " below the typical on-demand rate; after the " + sharePct(allowance) +
+                " restart allowance a training job saves " + sharePct(typ.front().vsTypical) + " (" +
+                typ.front().name + ") to " + sharePct(typ.back().vsTypical) + " (" + typ.back().name + "), median " +
+                sharePct(medTyp) + "; " + std::to_string(reach) +
+                " of them reach 60%. Against the high (hyperscaler) on-demand rate it saves " +
+                sharePct(high.front().vsHigh) + "-" + sharePct(high.back().vsHigh) + ", median " + sharePct(medHigh) +
+                ".",
             "Spot cost = spot price x busy hours x (1 + restarts from the last checkpoint). " +
                 std::string(inRange ? "The claim holds against typical on-demand rates."
                                     : inRangeHigh ? "60-90% compares spot with hyperscaler list prices; against the "
                                                     "typical rate of marketplaces and specialty clouds the median "
-                                                    "saving is " + pct(medTyp) + "."
+                                                    "saving is " + sharePct(medTyp) + "."
                                                   : "Neither typical nor hyperscaler rates give 60-90% in the "
                                                     "median.")};
 }

@@ -86,7 +86,15 @@ std::string readBytes(const std::string& path)
     return s.str();
 }
 
-std::string example(const char* name) { return std::string(GP_EXAMPLES_DIR) + "/" + name; }
+// Appended in place: std::string(GP_EXAMPLES_DIR) + "/" + name draws GCC 12's -Warray-bounds
+// false positive inside <string> when the tests use the precompiled header.
+std::string example(const char* name)
+{
+    std::string path = GP_EXAMPLES_DIR;
+    path += '/';
+    path += name;
+    return path;
+}
 
 /// A published training-throughput record (torchtitan's shape) with one value patched.
 std::string publishedRecord(const std::string& otherJson, int count, int microBatch, int seqLen)
