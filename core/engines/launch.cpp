@@ -146,19 +146,28 @@ LaunchTarget launchTarget(const Scenario& s, const Catalog& catalog, int option,
                                      std::to_string(r.options.size()) + " that fit and meet the targets)");
 }
 
-double kvBytesPerTokenPerGpu(const LaunchTarget& t)
+namespace {
+
+/// The TP ways a layer's KV is split: attention heads split over TP; a model with
+/// fewer KV heads than the TP degree replicates them (one head per GPU); an MLA
+/// latent is not split.
+int kvShard(const ModelArch& m, const Hardware& h)
 {
-    const ModelArch& m = t.scenario.model;
-    const detail::Plan p = detail::makePlan(t.scenario, t.gpu, false);
-    const Hardware& h = t.scenario.hardware;
-    // Attention heads split over TP; a model with fewer KV heads than the TP
-    // degree replicates them (one head per GPU); an MLA latent is not split.
     int shard = std::max(1, h.tp);
     if (m.mlaKvLoraRank > 0)
         shard = 1;
     else if (m.kvHeads > 0)
         shard = std::min(shard, m.kvHeads);
-    return m.kvElementsPerToken() * p.kvBytes / (double(shard) * std::max(1, h.pp));
+    return shard;
+}
+
+} // namespace
+
+double kvBytesPerTokenPerGpu(const LaunchTarget& t)
+{
+    const detail::Plan p = detail::makePlan(t.scenario, t.gpu, false);
+    const Hardware& h = t.scenario.hardware;
+    return t.scenario.model.kvElementsPerToken() * p.kvBytes / (double(kvShard(t.scenario.model, h)) * std::max(1, h.pp));
 }
 
 double engineTotalBytes(const LaunchTarget& t)
@@ -211,20 +220,16 @@ bool hybridKv(const LaunchTarget& t, int maxNumBatchedTokens, KvStartup& k)
 {
     const ModelArch& m = t.scenario.model;
     const Hardware& h = t.scenario.hardware;
-    const int pp = std::max(1, h.pp);
-    auto perStage = [&](int n) { return n > 0 ? (n + pp - 1) / pp : 0; };
-    const int full = perStage(m.fullAttentionLayers());
-    const int sliding = m.slidingWindow > 0 ? perStage(m.slidingLayers) : 0;
-    const int chunked = m.chunkSize > 0 ? perStage(m.chunkedLayers) : 0;
-    const int linear = m.linearStateBytes > 0 ? perStage(m.linearLayers) : 0;
+    using detail::layersPerStage;
+    const int full = layersPerStage(m.fullAttentionLayers(), h.pp);
+    const int sliding = m.slidingWindow > 0 ? layersPerStage(m.slidingLayers, h.pp) : 0;
+    const int chunked = m.chunkSize > 0 ? layersPerStage(m.chunkedLayers, h.pp) : 0;
+    const int linear = m.linearStateBytes > 0 ? layersPerStage(m.linearLayers, h.pp) : 0;
     const int kinds = (full > 0) + (sliding > 0) + (chunked > 0) + (linear > 0);
     if (kinds < 2 || full + sliding + chunked == 0 || m.mlaKvLoraRank > 0)
         return false; // one kind of cache: the uniform pool of predictVllmKv
     const detail::Plan p = detail::makePlan(t.scenario, t.gpu, false);
-    int shard = std::max(1, h.tp);
-    if (m.kvHeads > 0)
-        shard = std::min(shard, m.kvHeads);
-    const double attnToken = m.kvElementsPerTokenPerLayer() * p.kvBytes / shard; // one layer, one token, per GPU
+    const double attnToken = m.kvElementsPerTokenPerLayer() * p.kvBytes / kvShard(m, h); // one layer, one token, per GPU
     if (attnToken <= 0)
         return false;
     long long bs = k.blockSize;

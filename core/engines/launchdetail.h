@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+
 namespace gp {
 struct EngineSpec;
 }
@@ -15,6 +17,8 @@ namespace gp::detail {
 std::string num(double v, int decimals);   // fixed decimals
 std::string pct(double relative);           // 0.12 -> "12%"
 std::string grouped(long long v);           // 123456 -> "123,456" (Python's f"{v:,}")
+/// Layers of a kind on one pipeline stage: the largest stage's share, ceil(layers / pp).
+inline int layersPerStage(int layers, int pp) { return layers > 0 ? (layers + pp - 1) / std::max(1, pp) : 0; }
 /// Engine, version, source, predicted memory per GPU and speed with uncertainty.
 std::vector<std::string> headerLines(const LaunchTarget& t, const GpuEstimate& e, const EngineSpec& spec);
 /// Each line prefixed with `prefix` ("#").

@@ -18,8 +18,6 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0; // SGLang's GB (1 << 30)
 
-int perStage(int layers, int pp) { return layers > 0 ? (layers + pp - 1) / pp : 0; }
-
 /// model_config.get_num_kv_heads(tp): max(1, total KV heads // tp).
 long long kvHeadsPerGpu(const ModelArch& m, int tp) { return std::max(1, m.kvHeads / std::max(1, tp)); }
 
@@ -63,8 +61,8 @@ SglangPool predictSglangPool(const LaunchTarget& t, double memoryFraction, const
         // A mambaish model (configs/hybrid_arch.py: Qwen3-Next's Gated DeltaNet,
         // Nemotron-H's and Granite 4.0-H's Mamba-2 layers).
         p.kind = SglangPool::Kind::Mamba;
-        p.attentionLayers = perStage(m.fullAttentionLayers(), pp);
-        p.mambaLayers = perStage(m.linearLayers, pp);
+        p.attentionLayers = detail::layersPerStage(m.fullAttentionLayers(), pp);
+        p.mambaLayers = detail::layersPerStage(m.linearLayers, pp);
         p.cellBytes = layerToken * p.attentionLayers;
         if (p.cellBytes <= 0)
             return p;
