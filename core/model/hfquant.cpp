@@ -12,12 +12,6 @@ namespace gp::detail::hf {
 
 namespace {
 
-/// Layer i has routed experts (the rule ModelArch::moeLayers() counts by).
-bool isMoeLayer(const ModelArch& m, int i)
-{
-    return m.moe.enabled() && i >= m.moe.denseLayers && (i + 1) % std::max(1, m.moe.sparseStep) == 0;
-}
-
 /// The linear layers an ignore list (compressed-tensors and ModelOpt "ignore",
 /// transformers' "modules_to_not_convert", ModelOpt's "exclude_modules") keeps
 /// in 16-bit, as a share of each kind. Entries name modules by path
@@ -71,7 +65,7 @@ CheckpointQuant::Kept keptModules(const json& list, const ModelArch& m, int* unr
         auto ffn = [&] {
             if (layer < 0) {
                 all[Dense] = all[Experts] = all[Shared] = true;
-            } else if (isMoeLayer(m, layer)) {
+            } else if (m.isMoeLayer(layer)) {
                 idx[Experts].insert(layer);
                 idx[Shared].insert(layer);
             } else {

@@ -239,11 +239,15 @@ int ModelArch::moeLayers() const
 {
     if (!moe.enabled())
         return 0;
-    const int step = std::max(1, moe.sparseStep);
     int n = 0;
     for (int i = moe.denseLayers; i < layers; ++i)
-        n += (i + 1) % step == 0 ? 1 : 0;
+        n += isMoeLayer(i) ? 1 : 0;
     return std::min(n, ffnLayerCount(*this));
+}
+
+bool ModelArch::isMoeLayer(int i) const
+{
+    return moe.enabled() && i >= moe.denseLayers && (i + 1) % std::max(1, moe.sparseStep) == 0;
 }
 
 double ModelArch::mtpParams() const

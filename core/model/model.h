@@ -167,6 +167,9 @@ struct ModelArch {
     int attentionLayers() const;
     int fullAttentionLayers() const;
     int moeLayers() const;
+    /// Whether decoder layer i (0-based) has routed experts: past the dense first
+    /// layers, every moe.sparseStep-th layer.
+    bool isMoeLayer(int i) const;
     /// Bytes of KV cache and recurrent state one sequence of `tokens` holds:
     /// full layers keep every token, sliding/chunked layers at most their window
     /// (what vLLM's hybrid KV cache manager and HF's DynamicSlidingWindowLayer
